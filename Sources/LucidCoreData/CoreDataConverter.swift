@@ -419,6 +419,30 @@ package struct CoreDataConverter {
             let picked = nearest.filter { named($0.version) }
             if picked.count == 1 { nearest = picked }
         }
+        if nearest.count > 1 {
+            // Of versions as near, one that has a column for every value the store holds is nearer than one that would
+            // leave values behind (a model edited toward the next version before it shipped: the next one keeps them).
+            func leavesValues(_ entry: (version: CoreDataOrigin.Version, differences: [Difference])) throws -> Bool {
+                for difference in entry.differences {
+                    guard case .extraColumn(let table, let column) = difference.kind else { continue }
+                    let sql =
+                        "SELECT EXISTS (SELECT 1 FROM \(quoteIdentifier(tables.names[table] ?? table)) WHERE \(quoteIdentifier(column)) IS NOT NULL)"
+                    if try Bool.fetchOne(db, sql: sql) ?? false { return true }
+                }
+                return false
+            }
+            let keeping = try nearest.filter { try !leavesValues($0) }
+            if !keeping.isEmpty { nearest = keeping }
+        }
+        if nearest.count > 1 {
+            // Core Data writes a Z_PRIMARYKEY row for every entity of the model it creates the store with: of
+            // versions as near, those with exactly the store's entities are nearer than one with an entity it lacks
+            // (a model edited after it shipped has the entities of the version it was edited from).
+            let complete = nearest.filter { entry in
+                !entry.differences.contains { if case .missingEntity = $0.kind { true } else { false } }
+            }
+            if !complete.isEmpty { nearest = complete }
+        }
         if Set(nearest.map { meaning($0.version) }).count > 1 {
             throw refusal(
                 "models \(nearest.map(\.version.model).joined(separator: ", ")) are equally near it (\(fewest) difference\(fewest == 1 ? "" : "s") each) and store different things, so which one it drifted from cannot be told: nothing was changed; \(advice)"

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LucidCoreData
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
@@ -108,6 +109,8 @@ package enum StoreInspection {
         case .unrecognizedSchema, .recordContradictsTables: break
         default: return nil
         }
+        // A Core Data store's inferable drift is taken by its conversion, with or without --accept-drift: its refusal says why not.
+        guard !isCoreDataStore(path) else { return nil }
         do {
             let status = try LucidStore.inspect(
                 atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin,
@@ -138,6 +141,15 @@ package enum StoreInspection {
                     ? "--accept-drift would refuse it too: its tables are nearest no one version"
                     : "--accept-drift would refuse it too, not inferable: \(left.joined(separator: "; "))")
         }
+    }
+
+    /// Whether the file has Core Data's bookkeeping tables (read-only; false when it cannot be read).
+    static func isCoreDataStore(_ path: String) -> Bool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
+        defer { try? queue.close() }
+        return (try? queue.read { db in try CoreDataStoreLayout.read(db) != nil }) ?? false
     }
 
     /// ``driftAssessment(for:path:versions:stages:busyTimeout:coreDataOrigin:)``'s line for the refusal.

@@ -302,6 +302,82 @@ import Testing
         #expect(try files() == before)
     }
 
+    /// Mastodon's case (its model 7 shipped edited: model 8's `editedAt` on Status, Setting's columns fewer): the store
+    /// is as near the version it was edited from as the next one, which adds an entity the store lacks. Of versions as
+    /// near, one with a column for every value the store holds is nearer (Notes 2 when ZEDITEDAT holds a value: kept);
+    /// then one with exactly the store's entities (Core Data writes a `Z_PRIMARYKEY` row for every entity of the
+    /// model that creates the store): converted from it, each difference in the report, migrated on.
+    @Test func ofVersionsAsNearTheOneKeepingEveryValueThenWithExactlyTheStoresEntitiesIsTaken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let package = folder.path("Notes.xcdatamodeld")
+        let note =
+            #"<attribute name="body" optional="YES" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#
+        for (name, entities) in [
+            ("Notes", #"<entity name="Note">\#(note)</entity>"#),
+            (
+                "Notes 2",
+                #"<entity name="Edit"><attribute name="text" optional="YES" attributeType="String"/></entity><entity name="Note">\#(note)<attribute name="editedAt" optional="YES" attributeType="Date"/></entity>"#
+            ),
+        ] {
+            try FileManager.default.createDirectory(atPath: package + "/\(name).xcdatamodel", withIntermediateDirectories: true)
+            try #"<?xml version="1.0"?><model>\#(entities)</model>"#.write(
+                toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
+        }
+        let notes = try CoreDataConversionTests.imported(package)
+        let path = folder.path("Notes.sqlite")
+        try withDatabase(path) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR, ZEDITEDAT TIMESTAMP );
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2);
+                    INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello', NULL), (2, 1, 1, 'again', NULL);
+                    """)
+        }
+        var options = StoreOptions()
+        options.coreDataOrigin = notes.origin
+        let opened = try LucidStore.open(atPath: path, versions: notes.versions, options: options)
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.model == "Notes", "\(report)")
+        #expect(
+            report.drift == [
+                "ZNOTE has no column ZTITLE, which model Notes has: Note.title (note.title) is NULL in its 2 rows",
+                "ZNOTE has column ZEDITEDAT, which model Notes does not: it holds no value",
+            ], "\(report.drift)")
+        #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
+        try opened.database.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT body FROM note ORDER BY id") == ["hello", "again"])
+        }
+        try opened.database.close()
+
+        // With a value in ZEDITEDAT, the version that has a column for it is the nearer: converted from Notes 2, the value kept.
+        let held = folder.path("Held.sqlite")
+        try withDatabase(held) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR, ZEDITEDAT TIMESTAMP );
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2);
+                    INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello', NULL), (2, 1, 1, 'again', 720000000.5);
+                    """)
+        }
+        let kept = try LucidStore.open(atPath: held, versions: notes.versions, options: options)
+        let keptReport = try #require(kept.outcome.coreDataConversion)
+        #expect(keptReport.model == "Notes 2", "\(keptReport)")
+        #expect(
+            keptReport.drift == [
+                "model Notes 2 has entity Edit, which the store does not: it has no rows in the store, and none after",
+                "ZNOTE has no column ZTITLE, which model Notes 2 has: Note.title (note.title) is NULL in its 2 rows",
+            ], "\(keptReport.drift)")
+        try kept.database.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE edited_at IS NOT NULL") == 1)
+        }
+        try kept.database.close()
+    }
+
     /// Artsy Folio's real 1.4 store (copied; never kept) as a model edited after release leaves it: ZARTWORK
     /// has a column the model does not (`ZEDITEDAT`, five values) and lacks one it has (`ZINFO`, nullable):
     /// converted from model ArtsyFolio v1.4, both differences listed, and migrated to the newest version with
