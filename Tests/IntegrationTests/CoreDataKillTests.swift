@@ -109,6 +109,22 @@ import Testing
             plan.output.contains("Shop.sqlite: a Core Data store \(drift == nil ? "at" : "drifted from") model Shop: converts"),
             "\(plan.output)")
         #expect(try Self.check(store) == "coredata")
+        if drift != nil {
+            // A drift the conversion cannot take (an entity of the store's own with rows): refused, with no
+            // `--accept-drift` note (that flag is for lucidgen's and the app's stores; a conversion takes what it can).
+            let queue = try DatabaseQueue(path: store)
+            try queue.write { db in
+                try db.execute(
+                    sql:
+                        "CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO ZGADGET VALUES (1, 9, 1); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 1)"
+                )
+            }
+            try queue.close()
+            let refused = try run(lucidgenBinary, ["plan", "--database", "Shop.sqlite"], in: folder)
+            #expect(refused.status == 3 && refused.error.contains("Gadget"), "\(refused.error)")
+            #expect(!refused.error.contains("--accept-drift"), "\(refused.error)")
+            try fresh()
+        }
         // A whole run, observed: the lines it says (the conversion's progress, entity by entity, then the
         // path's steps). Each kill comes right after one of them, drawn from a fixed seed.
         try fresh()
