@@ -243,6 +243,19 @@ package struct CoreDataConverter {
         Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The names of an entity's parents in the store, nearest first (empty for a root); nil when a number
+    /// names no entity of the store or the parents go round.
+    static func ancestors(of entity: CoreDataStoreLayout.Entity, in layout: CoreDataStoreLayout) -> [String]? {
+        var names: [String] = []
+        var parent = entity.parent
+        while parent != 0 {
+            guard let next = layout.entities.first(where: { $0.number == parent }), names.count < layout.entities.count else { return nil }
+            names.append(next.name)
+            parent = next.parent
+        }
+        return names
+    }
+
     static func modelEntities(_ layout: CoreDataStoreLayout) -> Set<String> {
         Set(layout.entities.filter { $0.number < 16000 }.map(\.name))
     }
@@ -255,12 +268,15 @@ package struct CoreDataConverter {
         let modelled = Set(version.entities.map(\.name))
         let lacking = modelled.subtracting(stored)
         for name in stored.subtracting(modelled).sorted() {
-            // An entity of the store's own, a root no other entity is under: its table may be empty (drift).
+            // An entity of the store's own that no other entity is under, a root (its table may be empty) or a
+            // subentity of the version's entities (its root's table may hold none of its rows): drift.
             let entity = layout.entities.first { $0.name == name }
-            let root = entity.map { entity in entity.parent == 0 && !layout.entities.contains { $0.parent == entity.number } } ?? false
+            let leaf = entity.map { entity in !layout.entities.contains { $0.parent == entity.number } } ?? false
+            let ancestors = entity.map { Self.ancestors(of: $0, in: layout) }
+            let underTheVersions = ancestors.map { $0 != nil && $0!.allSatisfy(modelled.contains) } ?? false
             differences.append(
                 Difference(
-                    root && lacking.isEmpty ? .extraEntity(name: name) : .other,
+                    leaf && underTheVersions && lacking.isEmpty ? .extraEntity(name: name) : .other,
                     "the store has entity \(name), which model \(version.model) does not"))
         }
         for name in lacking.sorted() {
@@ -497,6 +513,26 @@ package struct CoreDataConverter {
                 // An entity the store's own model did not have (added by an edited model): it has no rows.
                 taken.append("\(difference.text): it has no rows in the store, and none after")
                 absentEntities.insert(name)
+            case .extraEntity(let name)
+            where layout.entities.first(where: { $0.name == name }).map({ $0.parent != 0 }) ?? false:
+                // A subentity of the store's own: its rows would be its root's table's, tagged with its number.
+                let entity = layout.entities.first { $0.name == name }!
+                let rootName = Self.ancestors(of: entity, in: layout)?.last ?? name
+                guard let table = tables.names["Z" + rootName.uppercased()] else {
+                    taken.append("\(difference.text): a subentity of \(rootName), whose table the store does not have: no rows")
+                    continue
+                }
+                let rows =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table)) WHERE Z_ENT = ?", arguments: [entity.number])
+                    ?? 0
+                if rows > 0 {
+                    refused.append(
+                        "\(difference.text), and \(table) holds \(rows) row\(rows == 1 ? "" : "s") of it (Z_ENT \(entity.number)), which nothing of lucidgen's would keep"
+                    )
+                } else {
+                    taken.append(
+                        "\(difference.text): a subentity of \(rootName) with no rows in \(table) (Z_ENT \(entity.number)), left out")
+                }
             case .extraEntity(let name):
                 // Its table, when Core Data's (`Z<NAME>` with `Z_PK` and `Z_ENT`): empty, it goes with Core Data's.
                 let table = tables.names["Z" + name.uppercased()]

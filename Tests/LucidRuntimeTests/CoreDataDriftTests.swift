@@ -205,6 +205,60 @@ import Testing
         #expect(try files() == before)
     }
 
+    /// A subentity of the store's own inside a hierarchy of the model's (an edited model added `Bird` under `Animal`,
+    /// its `wings` a column of `ZANIMAL`): with no row of its number in the root's table, left out as Core Data's
+    /// inferred mapping leaves it, every other row converted with its kind; with one, refused, byte-identical.
+    @Test(arguments: [false, true])
+    func aSubentityOfTheStoresOwnWithNoRowsIsLeftOut(withABird: Bool) throws {
+        let zoo = try CoreDataConversionTests.imported(
+            CoreDataConversionTests.repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Zoo.xcdatamodeld").path)
+        var options = StoreOptions()
+        options.coreDataOrigin = zoo.origin
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("Zoo.sqlite")
+        try withDatabase(path) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZANIMAL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBARKS INTEGER, ZKEEPER INTEGER, ZNAME VARCHAR, ZWINGS INTEGER );
+                    CREATE TABLE ZKEEPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+                    CREATE INDEX ZANIMAL_ZKEEPER_INDEX ON ZANIMAL (ZKEEPER);
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Animal', 0, 6), (2, 'Bird', 1, 0), (3, 'Dog', 1, 0), (4, 'Keeper', 0, 1);
+                    INSERT INTO ZKEEPER VALUES (1, 4, 1, 'Kim');
+                    INSERT INTO ZANIMAL (Z_PK, Z_ENT, Z_OPT, ZNAME, ZKEEPER, ZBARKS) VALUES (1, 1, 1, 'Generic', NULL, NULL), (2, 3, 1, 'Rex', 1, 1);
+                    """)
+            if withABird { try db.execute(sql: "INSERT INTO ZANIMAL (Z_PK, Z_ENT, Z_OPT, ZNAME, ZWINGS) VALUES (6, 2, 1, 'Tweety', 2)") }
+        }
+        let files = try Self.bytes(path)
+        let before = try files()
+        guard !withABird else {
+            #expect {
+                _ = try LucidStore.open(atPath: path, versions: zoo.versions, options: options).database
+            } throws: { error in
+                "\(error)".contains(
+                    "the store has entity Bird, which model Zoo does not, and ZANIMAL holds 1 row of it (Z_ENT 2), which nothing of lucidgen's would keep"
+                )
+            }
+            #expect(try files() == before)
+            return
+        }
+        let opened = try LucidStore.open(atPath: path, versions: zoo.versions, options: options)
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.model == "Zoo", "\(report)")
+        #expect(
+            report.drift == [
+                "the store has entity Bird, which model Zoo does not: a subentity of Animal with no rows in ZANIMAL (Z_ENT 2), left out",
+                "ZANIMAL has column ZWINGS, which model Zoo does not: it holds no value",
+            ], "\(report.drift)")
+        try opened.database.read { (db: Database) throws in
+            let rows = try String.fetchAll(db, sql: "SELECT id || ' ' || kind || ' ' || name FROM animal ORDER BY id")
+            #expect(rows == ["1 animal Generic", "2 dog Rex"])
+        }
+        try opened.database.close()
+    }
+
     /// An extra index is no difference: Core Data's indexes go with its tables (converted as the model's layout).
     @Test func anExtraIndexIsNoDifference() throws {
         let (shop, folder, path) = try CoreDataRowAccountTests.store("CREATE INDEX ZPRODUCT_BY_TITLE ON ZPRODUCT (ZTITLE, ZSKU)")
