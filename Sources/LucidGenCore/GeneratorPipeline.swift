@@ -108,6 +108,7 @@ extension GeneratorPipeline {
                 why = stamp.staleness(inputs: fingerprint, ownedFolders: owned)
                 if why == nil {
                     stamp.settled()?.write(to: stampPath)
+                    if !check { HistoryDigest.refresh(config: config, stamp: stamp) }
                     return .unchanged(stamp)
                 }
             } else {
@@ -118,16 +119,20 @@ extension GeneratorPipeline {
         do {
             result = try run(try load(config, configDiagnostics: configDiagnostics.diagnostics), check: check)
         } catch {
-            if !check { GenerationStamp.remove(stampPath) }
+            if !check {
+                GenerationStamp.remove(stampPath)
+                HistoryDigest.remove(HistoryDigest.path(forConfig: config))
+            }
             throw error
         }
         if !check {
             let report = result.report
             let outputs = report.created + report.updated + report.unchanged
-            GenerationStamp(
-                inputs: fingerprint, outputs: outputs, ownedFolders: owned, diagnostics: result.diagnostics, summary: summary(result)
-            )
-            .write(to: stampPath)
+            let stamp = GenerationStamp(
+                inputs: fingerprint, outputs: outputs, ownedFolders: owned, diagnostics: result.diagnostics, summary: summary(result))
+            // After the snapshots are written: the digest records the inputs as this run leaves them.
+            HistoryDigest.write(result.model, config: config, stamp: stamp)
+            stamp.write(to: stampPath)
         }
         return .generated(result, why: why)
     }

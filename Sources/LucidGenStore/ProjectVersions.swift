@@ -13,6 +13,20 @@ package enum ProjectVersions {
     package static func resolve(config: String, to: String?, lint: Bool) throws -> (
         versions: [Schema], stages: [ExplicitStage], findings: [String]
     ) {
+        // Inputs unchanged since the last successful `generate`: what it resolved, read from its digest.
+        if !lint, let digest = try? digest(config: config) {
+            var target = digest.versions[digest.versions.count - 1].version
+            if let to {
+                guard let parsed = try? SchemaVersion(parsing: to), digest.versions.contains(where: { $0.version == parsed }) else {
+                    throw StoreWorkError.usage(
+                        "--to \(to) is not one of the versions \(digest.versions.map(\.version.string).joined(separator: ", "))")
+                }
+                target = parsed
+            }
+            let stages = digest.stages.filter { $0.to <= target }
+                .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables) }
+            return (digest.versions.filter { $0.version <= target }, stages, [])
+        }
         let model: ResolvedModel
         let input: LoadedInput
         do {
@@ -38,6 +52,12 @@ package enum ProjectVersions {
                 "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
             }
         return (model.schemas.filter { $0.version <= target }, stages, findings)
+    }
+
+    /// The last successful `generate`'s digest of the project of `config`, when every input is still as it left them.
+    static func digest(config: String) throws -> HistoryDigest? {
+        var diagnostics = DiagnosticCollector()
+        return HistoryDigest.read(config: try Config.load(from: absolutePath(config), diagnostics: &diagnostics))
     }
 
     /// What `lucidgen import coredata` wrote beside the descriptions (`<input_path>/.coredata/origin.json`):

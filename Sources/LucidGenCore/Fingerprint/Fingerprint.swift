@@ -28,12 +28,6 @@ package struct InputFingerprint: Sendable, Equatable {
 
     /// Hashes the inputs of a run of `config` in `mode` (e.g. `generate`, or `module Name -> file`).
     package static func compute(config: Config, mode: String) -> InputFingerprint {
-        var context = XXH64()
-        context.update(string: "lucidgen \(LucidGenVersion.current)")
-        context.update(string: mode)
-        if let executable = Bundle.main.executablePath, let state = FileState.read(executable) {
-            context.update(string: "tool \(state.size) \(state.modified)")
-        }
         var files: [String: String] = [:]
         func hashFile(_ path: String) { files[path] = FileState.contentHash(path) ?? "unreadable" }
         // A file's path is its key, so a file added or removed changes the fingerprint as an edit does.
@@ -53,7 +47,18 @@ package struct InputFingerprint: Sendable, Equatable {
         if let tests = config.appTests {
             hashFolder((tests.outputPath as NSString).appendingPathComponent("Fixtures"), contents: false)
         }
-        return InputFingerprint(context: hex(context.finalize()), files: files)
+        return InputFingerprint(context: context(mode: mode), files: files)
+    }
+
+    /// XXH64 (hex) of lucidgen's version, `mode` and the running executable's size and modification time.
+    static func context(mode: String) -> String {
+        var context = XXH64()
+        context.update(string: "lucidgen \(LucidGenVersion.current)")
+        context.update(string: mode)
+        if let executable = Bundle.main.executablePath, let state = FileState.read(executable) {
+            context.update(string: "tool \(state.size) \(state.modified)")
+        }
+        return hex(context.finalize())
     }
 
     /// The fingerprint without the files a run produces (snapshots live among the inputs): those are
