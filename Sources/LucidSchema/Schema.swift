@@ -87,6 +87,12 @@ public struct Schema: Sendable, Hashable, Codable {
         return deferred
     }
 
+    /// The deferred table at `position` of ``tables`` (``tableNames``), or nil when that table is built.
+    func deferredTable(at position: Int) -> SchemaTable.Deferred? {
+        guard case .deferred(let deferred) = storage.entries[position] else { return nil }
+        return deferred
+    }
+
     /// The table at `position` of ``tables`` (``tableNames``), built alone if it is deferred.
     func table(at position: Int) -> SchemaTable {
         storage.entries[position].table

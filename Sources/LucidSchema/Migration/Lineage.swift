@@ -133,6 +133,8 @@ private final class BackLinks: @unchecked Sendable {
     @exclusivity(unchecked) private var identicalBack: [[Int??]?]
     /// Per version and table: where its run of unchanged versions starts (see ``runStart(table:at:)``).
     @exclusivity(unchecked) private var runStarts: [[(version: Int, table: Int)?]?]
+    /// Per distinct deferred table (the versions' schemas keep each alive): whether a column states a change.
+    @exclusivity(unchecked) private var tableStatesChange: [ObjectIdentifier: Bool] = [:]
 
     /// One table's column back links at one version.
     private struct TableLinks {
@@ -379,7 +381,7 @@ private final class BackLinks: @unchecked Sendable {
         // shares it, and equal arrays of the same storage compare in constant time): their columns are
         // where they were, and nothing is looked up by name.
         if names(version - 1)[previousTable] == names(version)[position], table(previousTable, at: version - 1).columns == columns,
-            !columns.contains(where: Self.changesAtItsVersion)
+            !statesChange(table: position, at: version, columns: columns)
         {
             return TableLinks(previousTable: previousTable, columns: nil, unchanged: true)
         }
@@ -397,6 +399,18 @@ private final class BackLinks: @unchecked Sendable {
                     .column(table: previousTable, column: $0)
                 }
             }, unchanged: false)
+    }
+
+    /// Whether a column of the table at `position` of `version` states a change (``changesAtItsVersion(_:)``):
+    /// once per distinct deferred table (a generated registry's constant, which the versions that have it share:
+    /// a long history asks of every table at every version, and each asking read every column).
+    private func statesChange(table position: Int, at version: Int, columns: [SchemaColumn]) -> Bool {
+        guard let deferred = versions[version].deferredTable(at: position) else { return columns.contains(where: Self.changesAtItsVersion) }
+        let key = ObjectIdentifier(deferred)
+        if let known = tableStatesChange[key] { return known }
+        let states = columns.contains(where: Self.changesAtItsVersion)
+        tableStatesChange[key] = states
+        return states
     }
 
     /// Whether a column states a change made at its version (then it cannot be the previous version's
