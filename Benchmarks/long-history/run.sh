@@ -19,7 +19,13 @@
 #              median of SQLITE_RUNS (default 7) alternating runs (ours in process, sqlite3 as a process), and
 #              callgrind's instruction counts of both when valgrind is installed
 #
-# Usage: Benchmarks/long-history/run.sh [generate|build|launch|plan|sqlite|all] [ENTITIES] [VERSIONS] [CHANGED]
+#   cli        the commands as the build plugin and CI run them (debug lucidgen), at each history length of
+#              CLI_VERSIONS (default "150 1000"): user CPU seconds of `generate` (first run, then unchanged),
+#              `plan` of a store at the oldest version and `migrate` of it to the newest, and each one's growth
+#              against linear (1.00 = linear; the issue's goal <= 1.2). Not part of `all` (1,000 versions take
+#              minutes to generate).
+#
+# Usage: Benchmarks/long-history/run.sh [generate|build|launch|plan|sqlite|cli|all] [ENTITIES] [VERSIONS] [CHANGED]
 # LUCIDGEN_ROOT: the lucidgen checkout to measure (default this one), e.g. an older commit's worktree for "before".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -30,6 +36,37 @@ work="$root/.build/bench-long-history"
 project="$work/project"
 mkdir -p "$work"
 ms() { date +%s%N; }
+
+if [[ "$what" == cli ]]; then
+    (cd "$root" && swift build --product lucidgen > "$work/debug-build.log" 2>&1) || { tail -20 "$work/debug-build.log"; exit 1; }
+    # A copy: a rebuild of the checkout while this runs must not change the tool under measurement.
+    cp "$root/.build/debug/lucidgen" "$work/lucidgen-debug"
+    debug="$work/lucidgen-debug"
+    cpu() { /usr/bin/time -f "%U" -o "$work/cpu.txt" "$@" > /dev/null 2> "$work/cpu-stderr.txt" || { cat "$work/cpu-stderr.txt" >&2; exit 1; }; cat "$work/cpu.txt"; }
+    declare -A first unchanged planned migrated
+    lengths=(${CLI_VERSIONS:-150 1000})
+    for n in "${lengths[@]}"; do
+        project="$work/cli-$n"
+        rm -rf "$project"
+        python3 "$here/make-long-history.py" "$project" "$root" "$entities" "$n" "$changed"
+        cd "$project"
+        first[$n]=$(cpu "$debug" generate)
+        unchanged[$n]=$(cpu "$debug" generate)
+        "$debug" fixtures --schema-version 1.0 --rows 1 --output oldest.sqlite > /dev/null
+        planned[$n]=$(cpu "$debug" plan --database oldest.sqlite)
+        cp oldest.sqlite migrated.sqlite
+        migrated[$n]=$(cpu "$debug" migrate --database migrated.sqlite)
+        echo "$n versions (debug, user CPU s): generate ${first[$n]}, unchanged ${unchanged[$n]}, plan of the oldest store ${planned[$n]}, migrate of it ${migrated[$n]}"
+    done
+    base=${lengths[0]}
+    for n in "${lengths[@]:1}"; do
+        for row in first unchanged planned migrated; do
+            declare -n values=$row
+            python3 -c "b, t, n0, n1 = ${values[$base]}, ${values[$n]}, $base, $n; print(f'  $row {n0} -> {n1}: {b} s -> {t} s, {t / b:.1f}x, against linear {(t / b) / (n1 / n0):.2f}')"
+        done
+    done
+    exit 0
+fi
 
 (cd "$root" && swift build -c release --product lucidgen --scratch-path "$root/.build-release" > "$work/release-build.log" 2>&1) \
     || { tail -20 "$work/release-build.log"; exit 1; }

@@ -62,11 +62,12 @@ struct FleetMigration {
         if let report, let problem = OutputFile.problem(writing: absolutePath(report)) {
             throw ValidationError("--report \(report): \(problem)")
         }
-        let (versions, stages) = try options.resolve()
+        let resolved = try options.resolve()
+        let (versions, stages) = (resolved.versions, resolved.stages)
         let target = versions[versions.count - 1].version
         let paths = try selection.paths(stores)
         // Each version's checksum once for the whole fleet, not once per store.
-        let history = SchemaHistory(versions: versions, stages: stages, checksums: versions.map(\.checksum))
+        let history = SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum))
         var storeOptions = StoreOptions()
         storeOptions.declaredStages = stages
         storeOptions.deferCleanup = deferCleanup

@@ -247,7 +247,8 @@ struct FleetStatus {
                 "status --stores compares each store with the project's versions: give the project's config (--config; no .lucid.yaml here)"
             )
         }
-        let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+        let resolved = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+        let (versions, stages) = (resolved.versions, resolved.stages)
         let newest = versions[versions.count - 1].version
         let paths = try selection.paths(stores)
         var options = StoreOptions()
@@ -255,7 +256,8 @@ struct FleetStatus {
         options.busyTimeout = busyTimeout
         options.versionRecordCheck = .always
         let fleet = StoreFleet(
-            history: SchemaHistory(versions: versions, stages: stages, checksums: versions.map(\.checksum)), options: options)
+            history: SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum)),
+            options: options)
         var counts: [SchemaVersion: Int] = [:]
         var report = Report(stores: stores, newestVersion: newest.string, total: paths.count, versions: [], notAStore: [], refused: [])
         for (path, survey) in zip(paths, fleet.survey(paths)) {

@@ -31,13 +31,12 @@ struct StoreCommandOptions: ParsableArguments {
     }
 
     /// The versions up to `--to` and the steps that need the app's code (``ProjectVersions/resolve(config:to:lint:)``).
-    func resolve() throws -> (versions: [Schema], stages: [ExplicitStage]) {
-        let (versions, stages, _) = try resolve(lint: false)
-        return (versions, stages)
+    func resolve() throws -> ProjectVersions.Resolved {
+        try resolve(lint: false)
     }
 
     /// ``resolve()``; with `lint`, also the lint findings of the steps up to `--to`.
-    func resolve(lint: Bool) throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
+    func resolve(lint: Bool) throws -> ProjectVersions.Resolved {
         try storeWork { try ProjectVersions.resolve(config: config, to: to, lint: lint) }
     }
 }
@@ -105,7 +104,8 @@ struct Plan: ParsableCommand {
     }
 
     func run() throws {
-        let (versions, stages, findings) = try options.resolve(lint: format == .markdown)
+        let resolved = try options.resolve(lint: format == .markdown)
+        let (versions, stages, findings) = (resolved.versions, resolved.stages, resolved.findings)
         let newest = versions[versions.count - 1].version
         let planner: MigrationPlanner
         let edges: [MigrationEdge]
@@ -145,8 +145,7 @@ struct Plan: ParsableCommand {
         let origin = try options.coreDataOrigin()
         do {
             status = try LucidStore.inspect(
-                atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout,
-                coreDataOrigin: origin,
+                atPath: absolutePath(database), history: resolved.history, busyTimeout: options.busyTimeout, coreDataOrigin: origin,
                 acceptsInferableDrift: acceptDrift)
         } catch {
             let exit = fail(error)
@@ -358,7 +357,8 @@ struct Migrate: ParsableCommand {
     }
 
     func migrateOne(_ database: String) throws {
-        let (versions, stages) = try options.resolve()
+        let resolved = try options.resolve()
+        let (versions, stages) = (resolved.versions, resolved.stages)
         let original = absolutePath(database)
         var path = original
         var copyFolder: URL?
@@ -396,14 +396,14 @@ struct Migrate: ParsableCommand {
             // process may have migrated the store meanwhile, which the outcome says.
             // With --accept-drift a drifted store is inspected as the open takes it (its repairs read, not made).
             _ = try LucidStore.inspect(
-                atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout,
+                atPath: path, history: resolved.history, busyTimeout: options.busyTimeout,
                 coreDataOrigin: storeOptions.coreDataOrigin, acceptsInferableDrift: acceptDrift)
-            let opened = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
+            let opened = try LucidStore.open(atPath: path, history: resolved.history, options: storeOptions)
             let database = opened.database
             outcome = opened.outcome
             if finishCleanup {
                 let count = try LucidStore.finishDeferredCleanup(
-                    database, history: SchemaHistory(versions: versions, stages: stages), logger: storeOptions.logger)
+                    database, history: resolved.history, logger: storeOptions.logger)
                 display.finish()
                 print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
             }

@@ -7,12 +7,25 @@ import LucidGenCore
 /// What `plan`, `migrate` and `status` ask of a project: its versions and stages, resolved exactly as
 /// `generate` resolves them (the same model, so the CLI and the app plan the same path).
 package enum ProjectVersions {
+    /// What a project's store commands plan with.
+    package struct Resolved {
+        package var versions: [Schema]
+        /// The steps that need the app's code, declared to the planner.
+        package var stages: [ExplicitStage]
+        /// The lint findings (with `lint`; empty without).
+        package var findings: [String]
+        /// Each version's checksum as `generate` computed it (read from its digest), parallel to `versions`;
+        /// nil when the descriptions were resolved here (a checksum is then computed where it is needed).
+        package var checksums: [String]?
+
+        /// The history the runtime opens and plans with.
+        package var history: SchemaHistory { SchemaHistory(versions: versions, stages: stages, checksums: checksums) }
+    }
+
     /// The versions up to `to` (default: the newest), the steps that need the app's code (declared to the
     /// planner, which routes through them but cannot run them here), and with `lint` the lint findings of
     /// the steps up to `to` as `plan --format markdown` lists them (empty without).
-    package static func resolve(config: String, to: String?, lint: Bool) throws -> (
-        versions: [Schema], stages: [ExplicitStage], findings: [String]
-    ) {
+    package static func resolve(config: String, to: String?, lint: Bool) throws -> Resolved {
         // Inputs unchanged since the last successful `generate`: what it resolved, read from its digest.
         if !lint, let digest = try? digest(config: config) {
             var target = digest.versions[digest.versions.count - 1].version
@@ -25,7 +38,10 @@ package enum ProjectVersions {
             }
             let stages = digest.stages.filter { $0.to <= target }
                 .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables) }
-            return (digest.versions.filter { $0.version <= target }, stages, [])
+            let kept = digest.versions.prefix { $0.version <= target }.count
+            return Resolved(
+                versions: Array(digest.versions.prefix(kept)), stages: stages, findings: [], checksums: Array(digest.checksums.prefix(kept))
+            )
         }
         let model: ResolvedModel
         let input: LoadedInput
@@ -51,7 +67,7 @@ package enum ProjectVersions {
             : Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
                 "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
             }
-        return (model.schemas.filter { $0.version <= target }, stages, findings)
+        return Resolved(versions: model.schemas.filter { $0.version <= target }, stages: stages, findings: findings, checksums: nil)
     }
 
     /// The last successful `generate`'s digest of the project of `config`, when every input is still as it left them.

@@ -46,10 +46,10 @@ package enum StoreInspection {
         var report = Report(path: database, fileSize: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         var history: SchemaHistory?
         if let configPath {
-            let (versions, stages, _) = try ProjectVersions.resolve(config: configPath, to: nil, lint: false)
-            history = SchemaHistory(versions: versions, stages: stages)
+            let resolved = try ProjectVersions.resolve(config: configPath, to: nil, lint: false)
+            history = resolved.history
             let status = try LucidStore.inspect(
-                atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout,
+                atPath: path, history: resolved.history, busyTimeout: busyTimeout,
                 coreDataOrigin: try ProjectVersions.coreDataOrigin(config: configPath))
             if status.version != nil { report.appObjects = status.appObjects }
             report.coreDataModel = status.coreDataModel
@@ -165,11 +165,11 @@ package enum StoreInspection {
     package static func driftAssessment(for error: StoreError, database: String, config configPath: String?, busyTimeout: Double)
         -> DriftAssessment?
     {
-        guard let configPath, let (versions, stages, _) = try? ProjectVersions.resolve(config: configPath, to: nil, lint: false) else {
+        guard let configPath, let resolved = try? ProjectVersions.resolve(config: configPath, to: nil, lint: false) else {
             return nil
         }
         return driftAssessment(
-            for: error, path: absolutePath(database), versions: versions, stages: stages, busyTimeout: busyTimeout,
+            for: error, path: absolutePath(database), versions: resolved.versions, stages: resolved.stages, busyTimeout: busyTimeout,
             coreDataOrigin: try? ProjectVersions.coreDataOrigin(config: configPath))
     }
 

@@ -188,7 +188,8 @@ struct DescribeProject {
         guard output.problems.isEmpty else { return failures } // describe said the store is not recognised until they are resolved
         let version = model.schemas[model.schemas.count - 1].version
         do {
-            let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+            let resolved = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+            let (versions, stages) = (resolved.versions, resolved.stages)
             let status = try LucidStore.inspect(atPath: store, versions: versions, stages: stages)
             if status.start != .version(version, adopted: true) || status.needsMigration {
                 failures.append(
@@ -224,7 +225,8 @@ extension DescribeProject {
             return refused.map { "describe wrote a description generate refuses (left to the app by the check): \($0)" }
         }
         var failures: [String] = []
-        let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+        let resolved = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+        let (versions, stages) = (resolved.versions, resolved.stages)
         for store in stores {
             do {
                 let status = try LucidStore.inspect(atPath: store.path, versions: versions, stages: stages)

@@ -183,7 +183,8 @@ struct Explorer {
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
         do {
             try FileManager.default.copyItem(atPath: fixture, toPath: copy)
-            let (planVersions, planStages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+            let resolved = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+            let (planVersions, planStages) = (resolved.versions, resolved.stages)
             let planned = try LucidStore.inspect(atPath: copy, versions: planVersions, stages: planStages).steps.map {
                 "\($0.from) → \($0.to)"
             }

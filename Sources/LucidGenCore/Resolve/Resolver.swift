@@ -933,7 +933,8 @@ final class EntityTimeline: @unchecked Sendable {
     /// The history version whose shape applies at a schema version.
     func historyVersion(at version: SchemaVersion) -> SchemaVersion? {
         guard exists(at: version) else { return nil }
-        return historyVersions.last { $0 <= version }
+        // From the end, without copying the history (asked for every entity at every version).
+        return entity.versionHistory.last { $0.version <= version }?.version
     }
 
     /// The entity's name at a version: the `previous_name` of the first later rename, else its current name.
