@@ -101,10 +101,13 @@ extension GeneratorPipeline {
         let config = try Config.load(from: configPath, diagnostics: &configDiagnostics)
         let stampPath = GenerationStamp.path(forConfig: config)
         let owned = Self.ownedFolders(config)
-        let fingerprint = InputFingerprint.compute(config: config, mode: "generate")
+        let previous = force ? nil : GenerationStamp.read(stampPath)
+        // The last run's outputs among the inputs (its snapshots) are checked by their state, not read again.
+        let fingerprint = InputFingerprint.compute(
+            config: config, mode: "generate", outputs: Set(previous.map { Array($0.outputs.keys) } ?? []))
         var why: String?
         if !force {
-            if let stamp = GenerationStamp.read(stampPath) {
+            if let stamp = previous {
                 why = stamp.staleness(inputs: fingerprint, ownedFolders: owned)
                 if why == nil {
                     stamp.settled()?.write(to: stampPath)
@@ -128,8 +131,14 @@ extension GeneratorPipeline {
         if !check {
             let report = result.report
             let outputs = report.created + report.updated + report.unchanged
+            // An input the last run wrote and this one did not (a snapshot frozen since) is read now: the stamp holds its hash.
+            var inputs = fingerprint
+            let produced = Set(outputs)
+            for (path, hash) in fingerprint.files where hash == "output" && !produced.contains(path) {
+                inputs.files[path] = FileState.contentHash(path) ?? "unreadable"
+            }
             let stamp = GenerationStamp(
-                inputs: fingerprint, outputs: outputs, ownedFolders: owned, diagnostics: result.diagnostics, summary: summary(result))
+                inputs: inputs, outputs: outputs, ownedFolders: owned, diagnostics: result.diagnostics, summary: summary(result))
             // After the snapshots are written: the digest records the inputs as this run leaves them.
             HistoryDigest.write(result.model, config: config, stamp: stamp)
             stamp.write(to: stampPath)

@@ -17,9 +17,18 @@ package enum ProjectVersions {
         /// Each version's checksum as `generate` computed it (read from its digest), parallel to `versions`;
         /// nil when the descriptions were resolved here (a checksum is then computed where it is needed).
         package var checksums: [String]?
+        /// Each version's path to the newest as `generate` planned it (from its digest; empty otherwise, or when
+        /// `--to` names an older version): the runtime then infers only the steps of the store's path.
+        package var routes: [[SchemaVersion]] = []
 
         /// The history the runtime opens and plans with.
-        package var history: SchemaHistory { SchemaHistory(versions: versions, stages: stages, checksums: checksums) }
+        package var history: SchemaHistory {
+            var history = SchemaHistory(versions: versions, stages: stages, checksums: checksums)
+            for route in routes {
+                if let start = route.first { history.routes[start] = route }
+            }
+            return history
+        }
     }
 
     /// The versions up to `to` (default: the newest), the steps that need the app's code (declared to the
@@ -40,8 +49,9 @@ package enum ProjectVersions {
                 .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables) }
             let kept = digest.versions.prefix { $0.version <= target }.count
             return Resolved(
-                versions: Array(digest.versions.prefix(kept)), stages: stages, findings: [], checksums: Array(digest.checksums.prefix(kept))
-            )
+                versions: Array(digest.versions.prefix(kept)), stages: stages, findings: [],
+                checksums: Array(digest.checksums.prefix(kept)),
+                routes: kept == digest.versions.count ? digest.routes : [])
         }
         let model: ResolvedModel
         let input: LoadedInput

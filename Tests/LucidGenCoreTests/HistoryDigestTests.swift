@@ -67,6 +67,7 @@ import Testing
         #expect(read.versions.map(\.version) == model.schemas.map(\.version))
         #expect(read.versions == model.schemas, "every table of every version, as resolved")
         #expect(read.checksums == model.schemas.map(\.checksum))
+        #expect(read.routes == model.planRoutes() && read.routes.count == model.schemas.count - 1, "\(read.routes)")
         #expect(
             read.stages
                 == model.customSteps.map { HistoryDigest.Stage(from: $0.from, to: $0.to, label: $0.label, tables: $0.tables.map(\.table)) })

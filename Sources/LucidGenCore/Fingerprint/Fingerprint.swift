@@ -27,9 +27,11 @@ package struct InputFingerprint: Sendable, Equatable {
     package var files: [String: String]
 
     /// Hashes the inputs of a run of `config` in `mode` (e.g. `generate`, or `module Name -> file`).
-    package static func compute(config: Config, mode: String) -> InputFingerprint {
+    /// `outputs`: files the last run wrote among the inputs (its snapshots), which its stamp checks by their state:
+    /// not read (a long history's snapshots are most of its bytes), recorded as `output`.
+    package static func compute(config: Config, mode: String, outputs: Set<String> = []) -> InputFingerprint {
         var files: [String: String] = [:]
-        func hashFile(_ path: String) { files[path] = FileState.contentHash(path) ?? "unreadable" }
+        func hashFile(_ path: String) { files[path] = outputs.contains(path) ? "output" : FileState.contentHash(path) ?? "unreadable" }
         // A file's path is its key, so a file added or removed changes the fingerprint as an edit does.
         func hashFolder(_ folder: String, contents: Bool) {
             for relative in listFiles(in: folder) {

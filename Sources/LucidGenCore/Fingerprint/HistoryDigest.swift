@@ -34,6 +34,8 @@ package struct HistoryDigest: Sendable {
     /// Each version's checksum, parallel to `versions`.
     package var checksums: [String]
     package var stages: [Stage]
+    /// Each version's path to the newest with these stages, as the registry lists them (``ResolvedModel/planRoutes()``).
+    package var routes: [[SchemaVersion]] = []
 
     /// Where the digest of `config` is kept: beside ``GenerationStamp/path(forConfig:)``.
     package static func path(forConfig config: Config) -> String {
@@ -83,6 +85,7 @@ package struct HistoryDigest: Sendable {
             guard let json = try? encoder.encode(stage) else { return remove(path) }
             text += "stage \(String(decoding: json, as: UTF8.self))\n"
         }
+        for route in model.planRoutes() { text += "route \(route.map(\.string).joined(separator: " "))\n" }
         text += "end \n"
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -193,6 +196,10 @@ package struct HistoryDigest: Sendable {
             case "stage":
                 guard let stage = try? decoder.decode(Stage.self, from: Data(rest)) else { return nil }
                 digest.stages.append(stage)
+            case "route":
+                let route = rest.split(separator: UInt8(ascii: " ")).map { try? SchemaVersion(parsing: text($0)) }
+                guard route.count >= 2, route.allSatisfy({ $0 != nil }) else { return nil }
+                digest.routes.append(route.map { $0! })
             case "end":
                 complete = true
             default:

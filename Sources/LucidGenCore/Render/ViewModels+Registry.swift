@@ -73,13 +73,9 @@ extension ViewModels {
                 from: step.from.string, to: step.to.string, label: step.label,
                 tables: step.tables.map { swiftStringLiteral($0.table) }.joined(separator: ", "))
         }
-        // Each version's path to the newest, planned here once with the registry's stages (as the runtime
-        // plans them when the app passes its stages).
-        let explicit = model.customSteps.map {
-            ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table))
-        }
-        // Each route an array literal, 8 spaces in, followed by a comma.
-        let routes = ((try? MigrationPlanner(versions: model.schemas, stages: explicit))?.routes() ?? []).map { route in
+        // Each version's path to the newest, planned once with the registry's stages (as the runtime plans them
+        // when the app passes its stages); each route an array literal, 8 spaces in, followed by a comma.
+        let routes = model.planRoutes().map { route in
             SwiftLayout.arrayLiteral(
                 route.map { "LucidSchema.SchemaVersion(\(swiftStringLiteral($0.string)))" }, indent: "        ", suffix: 1)
         }

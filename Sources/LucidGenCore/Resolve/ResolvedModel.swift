@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Generated) import LucidSchema
 
 /// What the Resolve stage produces: the shape of every entity at every version, and one
@@ -28,6 +29,35 @@ package struct ResolvedModel: Sendable {
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// The Swift type of each struct subtype at each version (older member sets get `Point_1_0`).
     var structTypes = StructVersionTypes(subtypes: [:], versions: [])
+    /// ``planRoutes()`` once made (shared by the model's copies).
+    private let routesMemo = RoutesMemo()
+
+    /// Each version's path to the newest with the model's stages (``MigrationPlanner/routes()``), planned the first
+    /// time it is asked (from `schemas` and `customSteps` as they are then) and kept: the registry's render and the
+    /// history digest both write it, and at a thousand versions planning them is much of a run.
+    package func planRoutes() -> [[SchemaVersion]] {
+        routesMemo.value {
+            let explicit = customSteps.map {
+                ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table))
+            }
+            return (try? MigrationPlanner(versions: schemas, stages: explicit))?.routes() ?? []
+        }
+    }
+}
+
+/// A value made once, under a lock (``ResolvedModel/planRoutes()``).
+private final class RoutesMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: [[SchemaVersion]]?
+
+    func value(_ make: () -> [[SchemaVersion]]) -> [[SchemaVersion]] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        let value = make()
+        made = value
+        return value
+    }
 }
 
 /// Which of `literals` (SQL literals of one column's seeds) the CHECK constraints of `table` that name only
