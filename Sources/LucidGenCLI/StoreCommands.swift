@@ -359,6 +359,9 @@ struct Migrate: ParsableCommand {
     func migrateOne(_ database: String) throws {
         let resolved = try options.resolve()
         let (versions, stages) = (resolved.versions, resolved.stages)
+        // One history for the inspection and the open: the open takes the steps the inspection planned.
+        var history = resolved.history
+        history.plannedRoutes = SchemaHistory.PlannedRoutes()
         let original = absolutePath(database)
         var path = original
         var copyFolder: URL?
@@ -396,14 +399,14 @@ struct Migrate: ParsableCommand {
             // process may have migrated the store meanwhile, which the outcome says.
             // With --accept-drift a drifted store is inspected as the open takes it (its repairs read, not made).
             _ = try LucidStore.inspect(
-                atPath: path, history: resolved.history, busyTimeout: options.busyTimeout,
+                atPath: path, history: history, busyTimeout: options.busyTimeout,
                 coreDataOrigin: storeOptions.coreDataOrigin, acceptsInferableDrift: acceptDrift)
-            let opened = try LucidStore.open(atPath: path, history: resolved.history, options: storeOptions)
+            let opened = try LucidStore.open(atPath: path, history: history, options: storeOptions)
             let database = opened.database
             outcome = opened.outcome
             if finishCleanup {
                 let count = try LucidStore.finishDeferredCleanup(
-                    database, history: resolved.history, logger: storeOptions.logger)
+                    database, history: history, logger: storeOptions.logger)
                 display.finish()
                 print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The list of schema versions of an app, oldest first, as `lucidgen generate` emits it.
 ///
 /// The runtime reads a registry to create stores at the newest version, recognise the version of
@@ -107,6 +109,31 @@ package struct SchemaHistory: Sendable {
     /// Each version's path to the newest as the generator computed it for these versions and stages
     /// (a registry's `routes`), by its first version; empty when not known (the runtime then plans).
     package var routes: [SchemaVersion: [SchemaVersion]] = [:]
+
+    /// The steps planned along `routes`, kept for the next open or inspection with this history (its copies
+    /// share it): `lucidgen migrate` inspects a store, then opens it, and at a thousand versions a route's steps
+    /// take a second to infer. Nil (the default, and a generated registry's): each plans on its own.
+    package var plannedRoutes: PlannedRoutes?
+
+    /// Steps planned along a history's routes, by their first version (``plannedRoutes``).
+    package final class PlannedRoutes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var steps: [SchemaVersion: [MigrationStep]] = [:]
+
+        package init() {}
+
+        package func steps(from version: SchemaVersion) -> [MigrationStep]? {
+            lock.lock()
+            defer { lock.unlock() }
+            return steps[version]
+        }
+
+        package func keep(_ planned: [MigrationStep], from version: SchemaVersion) {
+            lock.lock()
+            defer { lock.unlock() }
+            steps[version] = planned
+        }
+    }
 
     package init(versions: [Schema], stages: [ExplicitStage] = [], checksums: [String]? = nil, registry: String? = nil) {
         self.versions = versions

@@ -67,7 +67,14 @@ package struct StoreMigrator {
     /// not change the path), inferring only those steps; else planned (to the same path, inferring every
     /// consecutive step on the way).
     package func plan(from version: SchemaVersion) throws(PlanningError) -> [MigrationStep] {
-        if let route = history.routes[version], routesApply, let steps = planner.plan(along: route, from: version) { return steps }
+        if let route = history.routes[version], routesApply {
+            // The route's steps depend on the history and its stages only (``routesApply``): planned once per history.
+            if let planned = history.plannedRoutes?.steps(from: version) { return planned }
+            if let steps = planner.plan(along: route, from: version) {
+                history.plannedRoutes?.keep(steps, from: version)
+                return steps
+            }
+        }
         return try planner.plan(from: version)
     }
 
