@@ -37,14 +37,7 @@ package enum ProjectVersions {
     package static func resolve(config: String, to: String?, lint: Bool) throws -> Resolved {
         // Inputs unchanged since the last successful `generate`: what it resolved, read from its digest.
         if !lint, let digest = try? digest(config: config) {
-            var target = digest.versions[digest.versions.count - 1].version
-            if let to {
-                guard let parsed = try? SchemaVersion(parsing: to), digest.versions.contains(where: { $0.version == parsed }) else {
-                    throw StoreWorkError.usage(
-                        "--to \(to) is not one of the versions \(digest.versions.map(\.version.string).joined(separator: ", "))")
-                }
-                target = parsed
-            }
+            let target = try target(to, in: digest.versions)
             let stages = digest.stages.filter { $0.to <= target }
                 .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables) }
             let kept = digest.versions.prefix { $0.version <= target }.count
@@ -61,14 +54,7 @@ package enum ProjectVersions {
         } catch {
             throw StoreWorkError.input(error.diagnostics)
         }
-        var target = model.schemas[model.schemas.count - 1].version
-        if let to {
-            guard let parsed = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == parsed }) else {
-                throw StoreWorkError.usage(
-                    "--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
-            }
-            target = parsed
-        }
+        let target = try target(to, in: model.schemas)
         let stages = model.customSteps.filter { $0.to <= target }
             .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
         let findings =
@@ -78,6 +64,15 @@ package enum ProjectVersions {
                 "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
             }
         return Resolved(versions: model.schemas.filter { $0.version <= target }, stages: stages, findings: findings, checksums: nil)
+    }
+
+    /// The version `--to` names (default: the newest of `versions`); a usage error when it is none of them.
+    static func target(_ to: String?, in versions: [Schema]) throws -> SchemaVersion {
+        guard let to else { return versions[versions.count - 1].version }
+        guard let parsed = try? SchemaVersion(parsing: to), versions.contains(where: { $0.version == parsed }) else {
+            throw StoreWorkError.usage("--to \(to) is not one of the versions \(versions.map(\.version.string).joined(separator: ", "))")
+        }
+        return parsed
     }
 
     /// The last successful `generate`'s digest of the project of `config`, when every input is still as it left them.

@@ -379,17 +379,22 @@ import Testing
                 toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
         }
         let notes = try CoreDataConversionTests.imported(package)
-        let path = folder.path("Notes.sqlite")
-        try withDatabase(path) { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR, ZEDITEDAT TIMESTAMP );
-                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2);
-                    INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello', NULL), (2, 1, 1, 'again', NULL);
-                    """)
+        // Model Notes edited toward Notes 2 before it shipped: no ZTITLE, Notes 2's ZEDITEDAT (`edited` in the second row).
+        func store(_ name: String, edited: String) throws -> String {
+            let path = folder.path(name)
+            try withDatabase(path) { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR, ZEDITEDAT TIMESTAMP );
+                        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                        INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2);
+                        INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello', NULL), (2, 1, 1, 'again', \(edited));
+                        """)
+            }
+            return path
         }
+        let path = try store("Notes.sqlite", edited: "NULL")
         var options = StoreOptions()
         options.coreDataOrigin = notes.origin
         let opened = try LucidStore.open(atPath: path, versions: notes.versions, options: options)
@@ -407,17 +412,7 @@ import Testing
         try opened.database.close()
 
         // With a value in ZEDITEDAT, the version that has a column for it is the nearer: converted from Notes 2, the value kept.
-        let held = folder.path("Held.sqlite")
-        try withDatabase(held) { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR, ZEDITEDAT TIMESTAMP );
-                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2);
-                    INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello', NULL), (2, 1, 1, 'again', 720000000.5);
-                    """)
-        }
+        let held = try store("Held.sqlite", edited: "720000000.5")
         let kept = try LucidStore.open(atPath: held, versions: notes.versions, options: options)
         let keptReport = try #require(kept.outcome.coreDataConversion)
         #expect(keptReport.model == "Notes 2", "\(keptReport)")

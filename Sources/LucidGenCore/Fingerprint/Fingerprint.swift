@@ -145,6 +145,20 @@ package struct FileState: Sendable, Equatable {
         return state
     }
 
+    /// The state and path as a stamp or a history digest records them: `SIZE MTIME INODE HASH|- PATH`.
+    func line(for path: String) -> String { "\(size) \(modified) \(inode) \(hash ?? "-") \(path)" }
+
+    /// A state and path read back from ``line(for:)``; nil when the text is not one.
+    static func parseRecord(_ text: ArraySlice<UInt8>) -> (state: FileState, path: String)? {
+        func string(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self) }
+        let fields = text.split(separator: UInt8(ascii: " "), maxSplits: 4)
+        guard fields.count == 5, let size = Int64(string(fields[0])), let modified = Int64(string(fields[1])),
+            let inode = UInt64(string(fields[2]))
+        else { return nil }
+        let hash = string(fields[3])
+        return (FileState(size: size, modified: modified, inode: inode, hash: hash == "-" ? nil : hash), string(fields[4]))
+    }
+
     /// Whether `path` is still as recorded.
     func matches(_ path: String) -> Bool {
         guard var current = FileState.read(path) else { return false }
@@ -245,12 +259,8 @@ package struct GenerationStamp: Sendable, Equatable {
                 guard fields.count == 2 else { return nil }
                 stamp.inputs.files[text(fields[1])] = text(fields[0])
             case "output":
-                let fields = rest.split(separator: UInt8(ascii: " "), maxSplits: 4)
-                guard fields.count == 5, let size = Int64(text(fields[0])), let modified = Int64(text(fields[1])),
-                    let inode = UInt64(text(fields[2]))
-                else { return nil }
-                let hash = text(fields[3])
-                stamp.outputs[text(fields[4])] = FileState(size: size, modified: modified, inode: inode, hash: hash == "-" ? nil : hash)
+                guard let (state, path) = FileState.parseRecord(rest) else { return nil }
+                stamp.outputs[path] = state
             case "owned": stamp.ownedFiles.append(text(rest))
             case "diagnostic":
                 guard let diagnostic = try? JSONDecoder().decode(Diagnostic.self, from: Data(rest)) else { return nil }
@@ -268,7 +278,7 @@ package struct GenerationStamp: Sendable, Equatable {
         var text = "lucidgen-stamp \(Self.currentFormat)\ncontext \(inputs.context)\n"
         for (path, hash) in inputs.files.sorted(by: { $0.key < $1.key }) { text += "input \(hash) \(path)\n" }
         for (path, state) in outputs.sorted(by: { $0.key < $1.key }) {
-            text += "output \(state.size) \(state.modified) \(state.inode) \(state.hash ?? "-") \(path)\n"
+            text += "output \(state.line(for: path))\n"
         }
         for path in ownedFiles { text += "owned \(path)\n" }
         for diagnostic in diagnostics {

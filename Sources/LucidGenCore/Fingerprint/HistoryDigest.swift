@@ -67,10 +67,10 @@ package struct HistoryDigest: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var previous: [String: SchemaTable] = [:]
-        for schema in model.schemas {
+        for (index, schema) in model.schemas.enumerated() {
             let tables = schema.tables
             let names = Set(tables.map(\.name))
-            text += "schema \(schema.version.string) \(schema.checksum)\n"
+            text += "schema \(schema.version.string) \(model.checksum(at: index))\n"
             let removed = previous.keys.filter { !names.contains($0) }.sorted()
             if !removed.isEmpty, let json = try? encoder.encode(removed) { text += "removed \(String(decoding: json, as: UTF8.self))\n" }
             for table in tables where previous[table.name] != table {
@@ -103,7 +103,7 @@ package struct HistoryDigest: Sendable {
         var text = ""
         for input in inputs(config) {
             guard let state = FileState.record(input, now: now), !input.contains("\n") else { return nil }
-            text += "input \(state.size) \(state.modified) \(state.inode) \(state.hash ?? "-") \(input)\n"
+            text += "input \(state.line(for: input))\n"
         }
         return text
     }
@@ -169,12 +169,8 @@ package struct HistoryDigest: Sendable {
             case "stamp":
                 break
             case "input":
-                let fields = rest.split(separator: UInt8(ascii: " "), maxSplits: 4)
-                guard fields.count == 5, let size = Int64(text(fields[0])), let modified = Int64(text(fields[1])),
-                    let inode = UInt64(text(fields[2]))
-                else { return nil }
-                let hash = text(fields[3])
-                recorded[text(fields[4])] = FileState(size: size, modified: modified, inode: inode, hash: hash == "-" ? nil : hash)
+                guard let (state, path) = FileState.parseRecord(rest) else { return nil }
+                recorded[path] = state
             case "schema":
                 finishVersion()
                 let fields = rest.split(separator: UInt8(ascii: " "))
@@ -216,12 +212,13 @@ package struct HistoryDigest: Sendable {
         if recorded.values.contains(where: { $0.hash != nil && $0.modified < settled }) {
             var rewritten = ""
             for line in lines {
-                if line.starts(with: Array("input ".utf8)) {
-                    let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5)
-                    if fields.count == 6, let state = recorded[Self.text(fields[5])], state.hash != nil, state.modified < settled {
-                        rewritten += "input \(state.size) \(state.modified) \(state.inode) - \(Self.text(fields[5]))\n"
-                        continue
-                    }
+                if line.starts(with: Array("input ".utf8)), let (state, path) = FileState.parseRecord(line.dropFirst(6)),
+                    state.hash != nil, state.modified < settled
+                {
+                    var settledState = state
+                    settledState.hash = nil
+                    rewritten += "input \(settledState.line(for: path))\n"
+                    continue
                 }
                 rewritten += Self.text(line[...]) + "\n"
             }

@@ -35,9 +35,10 @@ extension ViewModels {
         var versions = model.schemas.indices.map { index in
             let schema = model.schemas[index]
             let property = "version\(schema.version.identifierSuffix)"
-            let summary = "Schema version \(schema.version.string) (checksum `\(schema.checksum)`)"
+            let checksum = model.checksum(at: index)
+            let summary = "Schema version \(schema.version.string) (checksum `\(checksum)`)"
             var version = SchemaContext.Version(
-                version: schema.version.string, property: property, checksum: schema.checksum, tableProperties: properties[index],
+                version: schema.version.string, property: property, checksum: checksum, tableProperties: properties[index],
                 summaryLines: [], full: index == 0, hasRemovals: false, ddl: [], hasDDL: false)
             guard index > 0 else {
                 version.summaryLines = SwiftLayout.commentLines(summary + ".", width: commentWidth)
@@ -85,7 +86,8 @@ extension ViewModels {
                 self.table($0.table, property: $0.property, usedBy: Self.versionRanges(usedBy[$0.property]!, order: order))
             },
             stages: stages, hasStages: !stages.isEmpty, routes: routes,
-            newestVersion: model.schemas.last?.version.string ?? "", newestChecksum: model.schemas.last?.checksum ?? "")
+            newestVersion: model.schemas.last?.version.string ?? "",
+            newestChecksum: model.schemas.isEmpty ? "" : model.checksum(at: model.schemas.count - 1))
     }
 
     /// "version 1.0", "versions 1.0 to 2.3", "versions 1.0 to 1.4, 2.0": runs of consecutive versions.

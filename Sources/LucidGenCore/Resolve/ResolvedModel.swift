@@ -14,6 +14,9 @@ package struct ResolvedModel: Sendable {
     package var subtypes: [SubtypeDescription]
     /// One schema per entry of `versions`.
     package var schemas: [Schema]
+    /// Each schema's checksum as the Resolve stage computed it for its snapshot, parallel to `schemas` (empty for a
+    /// model made otherwise: ``checksum(at:)`` then computes it).
+    package var checksums: [String] = []
     /// Snapshots to write (new or changed), by version.
     package var snapshots: [SchemaSnapshot]
     /// The steps between neighbouring versions that SQL cannot make, with the tables that need the app's code.
@@ -29,6 +32,11 @@ package struct ResolvedModel: Sendable {
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// The Swift type of each struct subtype at each version (older member sets get `Point_1_0`).
     var structTypes = StructVersionTypes(subtypes: [:], versions: [])
+    /// The checksum of `schemas[index]`: hashing a version's whole DDL is a tenth of a long history's run, so once.
+    package func checksum(at index: Int) -> String {
+        checksums.count == schemas.count ? checksums[index] : schemas[index].checksum
+    }
+
     /// ``planRoutes()`` once made (shared by the model's copies).
     private let routesMemo = RoutesMemo()
 

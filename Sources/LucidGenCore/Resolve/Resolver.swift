@@ -32,6 +32,7 @@ package enum Resolver {
             config: versioned.config, versions: versioned.versions, currentVersion: versioned.currentVersion, entities: entities,
             subtypes: input.subtypes,
             schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, customSteps: steps, diagnostics: diagnostics.diagnostics)
+        model.checksums = versionSchemas.checksums
         model.enumTypes = complete.context.enumTypes
         model.structTypes = complete.context.structTypes
         model.releasedVersions = versioned.versions.filter { version in
@@ -205,6 +206,8 @@ package enum Resolver {
     struct VersionSchemas {
         var schemas: [Schema]
         var snapshots: [SchemaSnapshot]
+        /// Each schema's checksum (its snapshot's), parallel to `schemas`.
+        var checksums: [String]
     }
 
     static func schemas(
@@ -213,6 +216,7 @@ package enum Resolver {
     ) throws(GenerationFailed) -> VersionSchemas {
         var schemas: [Schema] = []
         var snapshots: [SchemaSnapshot] = []
+        var checksums: [String] = []
         var previous: SchemaVersion?
         for version in versioned.versions {
             var (schema, snapshot) = context.schema(
@@ -222,6 +226,7 @@ package enum Resolver {
                 .sorted { $0.name < $1.name }
             previous = version
             schemas.append(schemas.last.map { Self.sharingTables(schema, with: $0) } ?? schema)
+            checksums.append(snapshot.checksum)
             if let existing = versioned.frozen[version] {
                 // `lucidgen release`'s mark is the file's, not the descriptions'.
                 snapshot.released = existing.snapshot.released
@@ -250,7 +255,7 @@ package enum Resolver {
         }
         checkIndexNames(schemas, versioned.entities, &diagnostics)
         try diagnostics.throwIfErrors()
-        return VersionSchemas(schemas: schemas, snapshots: snapshots)
+        return VersionSchemas(schemas: schemas, snapshots: snapshots, checksums: checksums)
     }
 
     /// A released version whose derived shape differs from its snapshot: an error per difference, at the
