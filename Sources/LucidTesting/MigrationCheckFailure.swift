@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// One thing a migration test found wrong, worded so the failure alone says where to look: from which
@@ -51,7 +52,8 @@ public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatabl
         return text
     }
 
-    /// A value as the messages show it: `NULL`, `42`, `1.5`, `"text"` (escaped, shortened), `X'00FF'`.
+    /// A value as the messages show it: `NULL`, `42`, `1.5`, `"text"` (a Swift string literal, so a line
+    /// break or a terminal escape in it shows as `\n` or `\u{1b}`; shortened), `X'00FF'`.
     package static func format(_ value: DatabaseValue?) -> String {
         guard let value else { return "no value" }
         switch value.storage {
@@ -59,10 +61,8 @@ public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatabl
         case .int64(let integer): return "\(integer)"
         case .double(let double): return "\(double)"
         case .string(let text):
-            var escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
-            if escaped.count > 80 { escaped = String(escaped.prefix(77)) + "…" }
-            return "\"\(escaped)\""
+            // Shortened before it is escaped, so that no escape is cut in two.
+            return text.count > 80 ? String(swiftStringLiteral(String(text.prefix(77))).dropLast()) + "…\"" : swiftStringLiteral(text)
         case .blob(let data):
             let hex = data.prefix(16).map { String(format: "%02X", $0) }.joined()
             return "X'\(hex)\(data.count > 16 ? "…" : "")' (\(data.count) bytes)"

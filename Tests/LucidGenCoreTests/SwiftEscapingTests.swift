@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 import LucidTestSupport
 import Testing
 

@@ -379,3 +379,17 @@ private struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord, M
         values.encode(code, at: 2)
     }
 }
+
+extension MigrationCheckTests {
+    /// A text value in a check's message is a Swift string literal (a line break or terminal escape shows as
+    /// `\n`, `\r` or `\u{1b}`), shortened to 77 characters before it is escaped, so no escape is cut in two.
+    @Test func aTextValueInAMessageIsEscapedThenShortened() {
+        #expect(MigrationCheckFailure.format(DatabaseValue.null) == "NULL")
+        #expect(MigrationCheckFailure.format(nil) == "no value")
+        #expect(MigrationCheckFailure.format("a\"b\\c\r\n\u{1B}[2J".databaseValue) == #""a\"b\\c\r\n\u{1b}[2J""#)
+        let long = String(repeating: "x", count: 76) + "\n" + String(repeating: "y", count: 10)
+        #expect(MigrationCheckFailure.format(long.databaseValue) == "\"" + String(repeating: "x", count: 76) + #"\n…""#)
+        let eighty = String(repeating: "z", count: 80)
+        #expect(MigrationCheckFailure.format(eighty.databaseValue) == "\"\(eighty)\"")
+    }
+}

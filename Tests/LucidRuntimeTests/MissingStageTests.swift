@@ -1,9 +1,10 @@
 import FlightLog
 import Foundation
 import GRDB
-@_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// Never half a path: an app that opens a store without the code of a stage on its
 /// path gets one typed error naming every such stage before the first step, and the store unchanged.
@@ -195,5 +196,20 @@ import Testing
         #expect(label == "1.1 → 2.0 (parse codes)")
         #expect(try withDatabase(path) { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") } == "1.1")
         #expect(error?.description.contains("<Module>") == false)
+    }
+}
+
+extension MissingStageTests {
+    /// A label or table name is written as a Swift string literal in the signatures an error shows: a quote,
+    /// backslash, line break or terminal escape in it cannot end the literal or reach a terminal raw.
+    @Test func aLabelOrTableNameIsWrittenAsASwiftStringLiteral() {
+        let stage = MissingStage(
+            from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "say \"hi\"\\\n\u{1B}[2J", stageProvided: false,
+            tables: ["it\"em"], registry: nil)
+        #expect(
+            stage.signatures == [
+                #"MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "say \"hi\"\\\n\u{1b}[2J", …)"#,
+                #"RowTransform(table: "it\"em") { row in … } in its transforms"#,
+            ])
     }
 }

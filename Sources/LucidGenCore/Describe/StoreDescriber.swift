@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// `lucidgen describe`: the descriptions of the tables a store already has, so that lucidgen adopts the store

@@ -1,3 +1,5 @@
+import LucidSchema
+
 /// A place in an input file.
 package struct SourceLocation: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     package var file: String

@@ -400,21 +400,22 @@ package struct FixtureRows {
                 .joined(separator: ",") + "]"
         }
         switch ScalarType(name: typeName) {
-        case .string?, .color?: return jsonString(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
+        case .string?, .color?: return DescriptionWriter.string(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
         case .int?: return "\(SeedValues.pick(SeedValues.integers, row: row, salt: salt))"
         case .bool?: return SeedValues.bool(row: row, salt: salt) ? "true" : "false"
         case .double?, .seconds?, .milliseconds?: return "\(SeedValues.pick(SeedValues.doubles, row: row, salt: salt))"
         case .float?: return "\(SeedValues.pick(SeedValues.floats, row: row, salt: salt))"
-        case .url?: return jsonString(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
+        case .url?: return DescriptionWriter.string(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
         case .date?: return "\(SeedValues.dateMilliseconds(row: row, salt: salt))"
-        case .data?: return jsonString(Data(SeedValues.bytes(row: row, salt: salt)).base64EncodedString())
-        case .uuid?: return jsonString(UUIDText.string(SeedValues.uuidBytes(row: row, salt: salt)))
+        case .data?: return DescriptionWriter.string(Data(SeedValues.bytes(row: row, salt: salt)).base64EncodedString())
+        case .uuid?: return DescriptionWriter.string(UUIDText.string(SeedValues.uuidBytes(row: row, salt: salt)))
         // A JSON number with the decimal's digits, as JSONEncoder writes a `Decimal`.
         case .decimal?: return SeedValues.pick(SeedValues.decimals, row: row, salt: salt)
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "null" }
             switch subtype.kind {
-            case .enumeration(let cases): return jsonString(cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)])
+            case .enumeration(let cases):
+                return DescriptionWriter.string(cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)])
             case .optionSet(let options): return "\(SeedValues.optionSetRawValue(row: row, salt: salt, options: options.count))"
             case .structure:
                 // The generated `Seedable` conformance of the version's type: member `index` gets `salt + index + 1`.
@@ -430,27 +431,11 @@ package struct FixtureRows {
                     case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row, salt: memberSalt, at: version)
                     case .relationship: value = "null"
                     }
-                    return "\(jsonString(property.name)):\(value)"
+                    return "\(DescriptionWriter.string(property.name)):\(value)"
                 }
                 return "{" + members.joined(separator: ",") + "}"
             }
         }
-    }
-
-    func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20: result += String(format: "\\u%04x", control.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
 

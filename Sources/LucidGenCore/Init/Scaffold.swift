@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 
 /// `lucidgen init`: sets up a consumer package.
 package struct Scaffold {

@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// Entity and property keys that only mean something to Lucid's network layer or Core Data code.

@@ -1,3 +1,5 @@
+import LucidSchema
+
 /// The Swift that reads and writes one composite property of a record: by position for the migration
 /// conformance (`MigrationRow`/`MigrationValues`, the composite's columns one after the other from
 /// `start`), and by column name for GRDB (`init(row:)`, `encode(to:)`).

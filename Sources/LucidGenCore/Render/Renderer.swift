@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 @_spi(Generated) import LucidSchema
 import Mustache
 

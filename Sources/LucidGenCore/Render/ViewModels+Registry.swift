@@ -1,3 +1,4 @@
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 extension ViewModels {

@@ -1,3 +1,4 @@
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// Builds the context each template renders (`TemplateContexts.swift`): the entity and subtype files here, the

@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// Literals: a `default_value` as the SQL of a column's `DEFAULT` and as the Swift of a record's default.

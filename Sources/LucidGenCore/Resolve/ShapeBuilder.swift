@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// Builds entity shapes and per-version schemas from the entity timelines: the core of the Resolve

@@ -1,3 +1,4 @@
+import LucidSchema
 @_spi(Generated) import LucidSchema
 
 /// A stage on a store's path whose code the app did not pass in ``StoreOptions/stages``, or passed
@@ -57,9 +58,10 @@ public struct MissingStage: Sendable, Hashable, CustomStringConvertible {
         } else {
             if !stageProvided {
                 signatures.append(
-                    "MigrationStage(from: SchemaVersion(\"\(from)\"), to: SchemaVersion(\"\(to)\"), label: \(Self.literal(label)), …)")
+                    "MigrationStage(from: SchemaVersion(\"\(from)\"), to: SchemaVersion(\"\(to)\"), label: \(swiftStringLiteral(label)), …)"
+                )
             }
-            signatures += tables.map { "RowTransform(table: \(Self.literal($0))) { row in … } in its transforms" }
+            signatures += tables.map { "RowTransform(table: \(swiftStringLiteral($0))) { row in … } in its transforms" }
         }
         // Only a registry stage without hooks or tables could name nothing above: it still needs passing.
         if signatures.isEmpty { signatures.append("its MigrationStage in StoreOptions.stages") }
@@ -69,10 +71,6 @@ public struct MissingStage: Sendable, Hashable, CustomStringConvertible {
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-    }
-
-    private static func literal(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
 

@@ -48,7 +48,7 @@ package enum DescriptionWriter {
     }
 
     /// A string as JSON text: quotes, backslashes and control characters escaped (slashes kept as they are),
-    /// the one escaping every description, origin file and plan note goes through.
+    /// the one escaping every description, origin file, plan note and fixture goes through.
     package static func string(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())

@@ -1,9 +1,15 @@
-/// How text from descriptions and `.lucid.yaml` lands in generated Swift: one function per place it can
-/// land (a string literal, a multi-line raw string literal, a comment line, a code span in a doc comment).
+/// How text from descriptions, `.lucid.yaml` and stores lands in Swift source: one function per place it can
+/// land (a string literal, a multi-line raw string literal, a comment line, a code span in a doc comment),
+/// used by the generated code and by every message that shows Swift (a missing stage's signature, a check's
+/// value).
 ///
 /// Descriptions are trusted like source code and still only ever data in the generated code:
 /// no default value, tokenizer or organization name may end a comment or a literal early, interpolate,
 /// or start a line of code. Every view model value that holds such text goes through one of these.
+///
+/// The other kinds of output have one rule each too: JSON text `DescriptionWriter.string(_:)`, SQL
+/// `quoteIdentifier(_:)` and `quoteLiteral(_:)`, the CLI's terminal `Printable.terminalSafe(_:)`, a glob
+/// pattern `StoreList.pattern(_:)`.
 
 /// Whether `scalar` is written as an escape rather than as itself: control characters (C0, DEL, C1 with
 /// U+0085 NEXT LINE), the Unicode line and paragraph separators, and the bidirectional formatting
@@ -25,7 +31,7 @@ private func unicodeEscape(_ scalar: Unicode.Scalar, introducer: String = "\\") 
 /// A Swift string literal (`"…"`, one line) whose value is `text`, byte for byte: `\`, `"`, line breaks,
 /// NUL and other control characters are escaped (`\n`, `\u{0}`), so nothing in `text` can end the literal
 /// or interpolate.
-func swiftStringLiteral(_ text: String) -> String {
+package func swiftStringLiteral(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
         switch scalar {
@@ -49,7 +55,7 @@ func swiftStringLiteral(_ text: String) -> String {
 /// escaped with the delimiter (`\#r`, `\#u{2028}`): a carriage return (Swift reads it as a line break),
 /// other control characters, a space or tab ending a line (generated files lose trailing spaces), and the
 /// line feeds around an empty line (generated files collapse runs of blank lines).
-func swiftMultilineRawStringLiteral(_ text: String, indent: String) -> String {
+package func swiftMultilineRawStringLiteral(_ text: String, indent: String) -> String {
     var longest = 0
     var run: Int? // the `#`s since the last `"` or `\`; nil when none precedes
     for scalar in text.unicodeScalars {
@@ -88,7 +94,7 @@ func swiftMultilineRawStringLiteral(_ text: String, indent: String) -> String {
 /// Text for a comment line (`///` documentation or a `//` file header): line breaks (LF, CR, U+2028,
 /// U+2029, U+0085) and other control characters are written as visible escapes (`\n`, `\u{1b}`), so the
 /// text stays on its line and shows what it holds. (A `///` line cannot be ended by `*/`.)
-func swiftCommentText(_ text: String) -> String {
+package func swiftCommentText(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
         switch scalar {
@@ -104,7 +110,7 @@ func swiftCommentText(_ text: String) -> String {
 
 /// A Markdown code span for a doc comment whose content is `text` (comment-escaped): its backtick fence is
 /// longer than any run of backticks in `text`, so a backtick in it cannot end the span early.
-func swiftDocCodeSpan(_ text: String) -> String {
+package func swiftDocCodeSpan(_ text: String) -> String {
     let content = swiftCommentText(text)
     var longest = 0
     var run = 0
