@@ -905,7 +905,10 @@ extension Resolver {
 /// When each entity and property exists, and under which name.
 final class EntityTimeline: @unchecked Sendable {
     /// The description; `type_history` items inferred from released snapshots are added to its properties.
-    var entity: EntityDescription
+    var entity: EntityDescription { didSet { renames = Self.renames(of: entity) } }
+    /// The `version_history` items that rename the entity, in the history's order: ``name(at:)`` is asked
+    /// for every entity at every version, and reads these rather than the whole history.
+    private var renames: [(version: SchemaVersion, previousName: String)]
     /// The version range of each property, filled by ``ShapeBuilder/resolveLifetimes``.
     var propertyLifetimes: [String: PropertyLifetime] = [:]
     /// The indexes the descriptions ask for (each `indexed`/`unique` property, then `indexes`), checked by
@@ -926,6 +929,11 @@ final class EntityTimeline: @unchecked Sendable {
     init(entity: EntityDescription, columnNaming: ColumnNaming = .asNamed) {
         self.entity = entity
         self.columnNaming = columnNaming
+        self.renames = Self.renames(of: entity)
+    }
+
+    private static func renames(of entity: EntityDescription) -> [(version: SchemaVersion, previousName: String)] {
+        entity.versionHistory.compactMap { item in item.previousName.map { (item.version, $0) } }
     }
 
     var firstVersion: SchemaVersion { entity.versionHistory[0].version }
@@ -944,7 +952,7 @@ final class EntityTimeline: @unchecked Sendable {
 
     /// The entity's name at a version: the `previous_name` of the first later rename, else its current name.
     func name(at version: SchemaVersion) -> String {
-        entity.versionHistory.first { $0.version > version && $0.previousName != nil }?.previousName ?? entity.name
+        renames.first { $0.version > version }?.previousName ?? entity.name
     }
 
     /// The table at a version: a subentity's rows are in its root's table.

@@ -192,7 +192,10 @@ extension ShapeBuilder {
 
     /// The entity (current name) named `name` at `version`.
     func lineage(of name: String, at version: SchemaVersion) -> String? {
-        timelines.values.first { $0.exists(at: version) && $0.name(at: version) == name }?.entity.name
+        // Most targets were never renamed: the entity of that current name, without reading every timeline
+        // (asked for each relationship at every released version). Two entities never share a name at one version.
+        if let named = timelines[name], named.exists(at: version), named.name(at: version) == name { return name }
+        return timelines.values.first { $0.exists(at: version) && $0.name(at: version) == name }?.entity.name
     }
 
     /// The type_history item that gives `value` before `until`, with only the fields that differ from `next`.

@@ -31,13 +31,15 @@ package struct Lineage: Sendable {
     /// table did not exist (under any name) at `earlier`.
     package func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
         guard let table = links.table(name, at: later) else { return nil }
-        return links.trace(.table(table), from: later, to: earlier).map { origin($0, at: earlier) }
+        return links.trace(.table(table), from: later, to: earlier).map { origin($0.place, at: $0.version) }
     }
 
     /// The origin at `earlier` of column `column` of table `table` at `later`.
     package func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
         guard let place = links.column(column, of: table, at: later) else { return nil }
-        return links.trace(.column(table: place.table, column: place.column), from: later, to: earlier).map { origin($0, at: earlier) }
+        return links.trace(.column(table: place.table, column: place.column), from: later, to: earlier).map {
+            origin($0.place, at: $0.version)
+        }
     }
 
     /// The column at `earlier` and at each later version up to `later` where it may differ from the
@@ -214,18 +216,41 @@ private final class BackLinks: @unchecked Sendable {
         return Set(names.indices.lazy.filter { self.isIdentical(table: $0, from: earlier, to: later) }.map { names[$0] })
     }
 
-    /// `start` (at version `later`) traced back to version `earlier`, or nil where it did not exist.
-    func trace(_ start: Place, from later: Int, to earlier: Int) -> Place? {
+    /// `start` (at version `later`) traced back to version `earlier`, or nil where it did not exist: the
+    /// place as positions at the returned version, which is `earlier` or a version of the same run of
+    /// unchanged versions of its table (same name, equal columns), so its names are the ones at `earlier`.
+    ///
+    /// A table or column skips its table's runs (``runStart(table:at:)``) rather than stepping each version:
+    /// a store at the oldest of 1,000 versions jumps straight to the newest, and each of its columns is
+    /// traced in a few reads per change of its table, not one per version.
+    func trace(_ start: Place, from later: Int, to earlier: Int) -> (place: Place, version: Int)? {
         lock.lock()
         defer { lock.unlock() }
         var current = start
         var version = later
         while version > earlier {
-            guard let previous = stepBack(current, at: version) else { return nil }
+            let table: Int
+            switch current {
+            case .table(let position), .column(let position, _): table = position
+            case .jsonMember:
+                guard let previous = stepBack(current, at: version) else { return nil }
+                current = previous
+                version -= 1
+                continue
+            }
+            let run = runStart(table: table, at: version)
+            if run.version <= earlier { return (current, version) }
+            let first: Place =
+                switch current {
+                case .table: .table(run.table)
+                case .column(_, let column): .column(table: run.table, column: column)
+                case .jsonMember: current
+                }
+            guard let previous = stepBack(first, at: run.version) else { return nil }
             current = previous
-            version -= 1
+            version = run.version - 1
         }
-        return current
+        return (current, version)
     }
 
     /// The column at `earlier`, then at each later version up to `later` where its table states a change,
