@@ -175,7 +175,9 @@ let package = Package(
         // What the test targets share: throw-away projects, the process runner, the built products' folder.
         .target(
             name: "LucidTestSupport",
-            dependencies: ["LucidGenCore", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "LucidGenCore", "LucidRuntime", "LucidSchema", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/LucidTestSupport"
         ),
         // The generator (its tests run the `lucidgen` binary too, and WholePathTests the example app's launch).
@@ -192,7 +194,7 @@ let package = Package(
             name: "LucidGenCLITests",
             dependencies: [
                 "LucidGenCLI", "LucidGenCore", "LucidGenStore", "LucidRuntime", "LucidSchema", "LucidTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 "lucidgen",
             ]
         ),
@@ -218,12 +220,38 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // The runtime alone: stores made from its own schemas or the example app's generated code.
         .testTarget(
             name: "LucidRuntimeTests",
             dependencies: [
-                "LucidRuntime", "LucidFleet", "LucidCoreData", "LucidSchema", "LucidTesting", "LucidGenCore", "FlightLog",
+                "LucidRuntime", "LucidSchema", "LucidTesting", "FlightLog", "Samples", "StoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .testTarget(
+            name: "LucidFleetTests",
+            dependencies: [
+                "LucidFleet", "LucidRuntime", "LucidSchema", "FlightLog", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // Core Data stores converted; the stores are written from models the generator's `import coredata` reads.
+        .testTarget(
+            name: "LucidCoreDataTests",
+            dependencies: [
+                "LucidCoreData", "LucidRuntime", "LucidSchema", "LucidGenCore", "LucidTestSupport", "StoreTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // The runtime migrating stores whose versions the generator resolves from descriptions written in the test.
+        .testTarget(
+            name: "DescribedStoreTests",
+            dependencies: [
+                "LucidRuntime", "LucidSchema", "LucidTesting", "LucidGenCore", "FlightLog", "Samples", "LucidTestSupport",
+                "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // What the runtime's test targets share without the generator: throw-away folders and stores.
+        .target(
+            name: "StoreTestSupport", dependencies: ["LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StoreTestSupport"),
+        // The typed row transform tests' records, generated from Tests/Samples/.entities (checked by GoldenTests).
+        .target(name: "Samples", dependencies: ["LucidRuntime"], path: "Tests/Samples/Generated"),
         // Relationship graphs no insert order satisfies (self-references, a required cycle): their generated
         // records and generated migration tests, compiled and run (checked against the generator by GoldenTests).
         .target(name: "SeedGraphs", dependencies: ["LucidRuntime"], path: "Tests/SeedGraphs/App/Generated"),

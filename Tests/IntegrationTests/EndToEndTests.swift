@@ -26,7 +26,7 @@ import Testing
         }
         // Swift and SQL keywords as entity and property names (as in the compiled Samples): the records and the
         // generated migration tests must compile and run on them.
-        let hostile = repositoryRoot.appendingPathComponent("Tests/LucidRuntimeTests/Samples/.entities")
+        let hostile = repositoryRoot.appendingPathComponent("Tests/Samples/.entities")
         try FileManager.default.createDirectory(at: consumer.appendingPathComponent(".entities/hostile"), withIntermediateDirectories: true)
         // (`order` links to `class`, an entity whose rows `lucidgen fixtures` writes first: it inserts entities in
         // name order with foreign keys on, so a link to a later-named entity fails there; see the report.)

@@ -4,6 +4,7 @@ import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 import LucidTestSupport
+import StoreTestSupport
 import Testing
 
 /// `lucidgen describe` (one layout): a store GRDB's `DatabaseMigrator` made the ordinary way is

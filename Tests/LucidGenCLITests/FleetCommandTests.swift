@@ -5,6 +5,7 @@ import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 import LucidTestSupport
+import StoreTestSupport
 import Testing
 
 @testable import LucidGenCLI
@@ -236,13 +237,4 @@ struct TemporaryStoreFolder {
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
-}
-
-func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
-
-/// Runs SQL on a store file through a plain GRDB connection.
-func withDatabase<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
-    let queue = try DatabaseQueue(path: path)
-    defer { try? queue.close() }
-    return try queue.write(body)
 }

@@ -43,13 +43,13 @@ import Testing
     /// Generated code that other test targets compile: each project's output folder, committed next to
     /// its descriptions, must be what `generate` makes of them (the same update variable rewrites it).
     static let compiledProjects = [
-        "Tests/LucidRuntimeTests/Samples", "Tests/LucidRuntimeTests/UUIDs", "Tests/LucidRuntimeTests/OrderedLinks",
-        "Tests/LucidRuntimeTests/Decimals", "Tests/SeedGraphs",
+        "Tests/Samples", "Tests/DescribedStoreTests/UUIDs", "Tests/DescribedStoreTests/OrderedLinks",
+        "Tests/DescribedStoreTests/Decimals", "Tests/SeedGraphs",
     ]
     /// Each project's output folders (committed fixture stores are not generated: left out).
     static let compiledOutputs = [
-        "Tests/LucidRuntimeTests/Samples": ["Generated"], "Tests/LucidRuntimeTests/UUIDs": ["Generated"],
-        "Tests/LucidRuntimeTests/OrderedLinks": ["Generated"], "Tests/LucidRuntimeTests/Decimals": ["Generated"],
+        "Tests/Samples": ["Generated"], "Tests/DescribedStoreTests/UUIDs": ["Generated"],
+        "Tests/DescribedStoreTests/OrderedLinks": ["Generated"], "Tests/DescribedStoreTests/Decimals": ["Generated"],
         "Tests/SeedGraphs": ["App/Generated", "Tests/Generated"],
     ]
 

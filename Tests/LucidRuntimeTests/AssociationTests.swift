@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import Samples
+import StoreTestSupport
 import Testing
 
 /// The generated records' relationships as GRDB associations: a to-one is `belongsTo`, a

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidTesting
+import StoreTestSupport
 import Testing
 
 /// Listing fixture stores never passes by finding nothing: a folder that cannot be listed is an

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 /// The example app's stores, migrated for real: every value checked afterwards.

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import Samples
+import StoreTestSupport
 import Testing
 
 /// Swift and SQL keywords as entity and property names (`Samples/.entities/order.json`, `select.json`,

@@ -3,6 +3,7 @@ import GRDB
 import Logging
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 // Two releases of one app, written by hand, sharing one store file.
@@ -93,14 +94,6 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         var options = StoreOptions()
         options.newerStorePolicy = .openIfAdditive
         return options
-    }
-
-    /// The files in the store's folder, with their bytes: a refusal leaves them exactly so (no WAL or
-    /// journal appears).
-    static func files(_ folder: TemporaryFolder) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) { files[name] = fileBytes(folder.path(name)) }
-        return files
     }
 
     /// 1.0 creates the store; 1.1 migrates it and writes values in its new columns and table.
@@ -223,14 +216,14 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         defer { folder.remove() }
         let path = folder.path("logbook.sqlite")
         try Self.storeMigratedBy1_1(path)
-        let before = try Self.files(folder)
+        let before = try folder.files()
         #expect {
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database
         } throws: { error in
             guard case StoreError.storeIsNewer(let store, let newest) = error else { return false }
             return store == SchemaVersion("1.1") && newest == SchemaVersion("1.0")
         }
-        #expect(try Self.files(folder) == before)
+        #expect(try folder.files() == before)
     }
 
     enum NonAdditive: String, CaseIterable {
@@ -290,7 +283,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let path = folder.path("logbook.sqlite")
         let change = try Self.nonAdditiveStore(kind, path)
         #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.0"))?.firstIncompatibleChange == change)
-        let before = try Self.files(folder)
+        let before = try folder.files()
         let error = #expect(throws: StoreError.self) {
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database
         }
@@ -301,7 +294,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         #expect(store == SchemaVersion("1.1") && app == SchemaVersion("1.0") && first == change && at == SchemaVersion("1.1"))
         #expect(error?.problem.contains("not additive since 1.0: \(change) (at 1.1)") == true, "\(error!)")
         #expect(error?.nextStep.contains(".openReadOnly") == true)
-        #expect(try Self.files(folder) == before, "the store's files are byte-identical, with no WAL or journal left")
+        #expect(try folder.files() == before, "the store's files are byte-identical, with no WAL or journal left")
     }
 
     @Test func aNewerStoreWithoutACompatibilityRecordIsRefused() throws {
@@ -312,7 +305,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         // As a runtime from before compatibility records left it.
         try withDatabase(path) { db in try db.execute(sql: "DROP TABLE lucid_compatibility") }
         #expect(try LucidStore.ledger(atPath: path)?.compatibility == nil)
-        let before = try Self.files(folder)
+        let before = try folder.files()
         let error = #expect(throws: StoreError.self) {
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database
         }
@@ -321,7 +314,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             return
         }
         #expect(store == SchemaVersion("1.1") && app == SchemaVersion("1.0"))
-        #expect(try Self.files(folder) == before)
+        #expect(try folder.files() == before)
     }
 
     /// A record that says "additive" over tables that are not what 1.0 writes into is not trusted.
@@ -331,7 +324,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let path = folder.path("logbook.sqlite")
         try Self.storeMigratedBy1_1(path)
         try withDatabase(path) { db in try db.execute(sql: "ALTER TABLE pilot RENAME COLUMN name TO call_sign") }
-        let before = try Self.files(folder)
+        let before = try folder.files()
         let error = #expect(throws: StoreError.self) {
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database
         }
@@ -340,7 +333,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             return
         }
         #expect(first.contains("table pilot: expected column name TEXT NOT NULL, found none"), "\(first)")
-        #expect(try Self.files(folder) == before)
+        #expect(try folder.files() == before)
     }
 
     /// The record a migration updates step by step is the one a store created at the newest version gets

@@ -2,6 +2,7 @@ import FlightLog
 import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import LucidRuntime

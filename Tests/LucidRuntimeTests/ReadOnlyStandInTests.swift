@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import LucidRuntime
@@ -49,7 +50,7 @@ import Testing
         defer { folder.remove() }
         let path = folder.path("logbook.sqlite")
         try Self.storeMigratedTo2_0(path)
-        let before = try NewerStoreTests.files(folder)
+        let before = try folder.files()
 
         let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: Self.readOnlyOptions())
 
@@ -97,7 +98,7 @@ import Testing
         }
         try database.close()
 
-        #expect(try NewerStoreTests.files(folder) == before, "the store's files are byte-identical")
+        #expect(try folder.files() == before, "the store's files are byte-identical")
         // The newer app still opens it as its own, on its launch path.
         let newer = try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1, Self.v2_0]).database
         #expect(try newer.read { db in try String.fetchOne(db, sql: "SELECT license FROM pilot WHERE id = 1") } == "ATPL")
@@ -111,7 +112,7 @@ import Testing
         defer { folder.remove() }
         let path = folder.path("logbook.sqlite")
         try NewerStoreTests.storeMigratedBy1_1(path)
-        let before = try NewerStoreTests.files(folder)
+        let before = try folder.files()
         let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.readOnlyOptions())
         let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.openedReadOnly && outcome.readOnlyStandIns.isEmpty)
@@ -121,7 +122,7 @@ import Testing
             #expect(try Pilot1_0.order(Column("id")).fetchAll(db).map(\.name) == ["Ann", "Bo", "Cy", "Eve"])
         }
         try database.close()
-        #expect(try NewerStoreTests.files(folder) == before)
+        #expect(try folder.files() == before)
     }
 
     /// A required column without a default cannot be stood in for (NULL would not decode): what the app

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import GRDBSQLite
 @_spi(Generated) import LucidSchema
+import Samples
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import LucidRuntime

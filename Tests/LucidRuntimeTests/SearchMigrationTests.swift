@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 /// Declared search (an FTS5 index over some text columns of a table, with the triggers of FTS5's

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 /// A lucidgen store whose tables contradict its record (a development build's store, a column added or

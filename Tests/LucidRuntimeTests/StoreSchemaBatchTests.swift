@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import LucidRuntime

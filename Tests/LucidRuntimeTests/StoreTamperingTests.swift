@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
+import Samples
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import LucidRuntime

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import StoreTestSupport
 import Synchronization
 import Testing
 
