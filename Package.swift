@@ -180,12 +180,12 @@ let package = Package(
             ],
             path: "Tests/LucidTestSupport"
         ),
-        // The generator (its tests run the `lucidgen` binary too, and WholePathTests the example app's launch).
+        // The generator (its tests run the `lucidgen` binary too).
         .testTarget(
             name: "LucidGenCoreTests",
             dependencies: [
                 "LucidGenCore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-                "lucidgen", "flightlog-demo",
+                "lucidgen",
             ],
             exclude: ["Golden", "CoreData"]
         ),
