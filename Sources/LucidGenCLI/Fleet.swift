@@ -185,23 +185,6 @@ struct FleetMigration {
     }
 }
 
-/// The copy a dry run migrates, in a temporary folder of its own, under the store's own name.
-enum DryRunCopy {
-    static func make(of path: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-dry-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copy = folder.appendingPathComponent((path as NSString).lastPathComponent).path
-        for suffix in [""] + StoreFiles.companions where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
-        }
-        return copy
-    }
-
-    static func remove(_ copy: String) {
-        try? FileManager.default.removeItem(atPath: (copy as NSString).deletingLastPathComponent)
-    }
-}
-
 /// What `--report` writes: the run, and each store in path order.
 struct FleetReport: Encodable {
     /// The `--stores` argument.

@@ -46,6 +46,13 @@ func fail(_ error: StoreError) -> ExitCode {
     return ExitCodes.storeError
 }
 
+/// A refused store command's exit code, once its error and (for a drifted store) the note are printed.
+func refused(_ refusal: StoreRefusal) -> ExitCode {
+    let exit = fail(refusal.error)
+    if let note = refusal.note { printError("note: \(note)\n") }
+    return exit
+}
+
 /// The error as `lucidgen` prints it: the runtime's words (written for apps), except where the CLI's own
 /// situation calls for its own next step.
 func cliDescription(_ error: StoreError) -> String {
@@ -105,27 +112,22 @@ struct Plan: ParsableCommand {
 
     func run() throws {
         let resolved = try options.resolve(lint: format == .markdown)
-        let (versions, stages, findings) = (resolved.versions, resolved.stages, resolved.findings)
+        let (versions, findings) = (resolved.versions, resolved.findings)
         let newest = versions[versions.count - 1].version
-        let planner: MigrationPlanner
-        let edges: [MigrationEdge]
+        var planOptions = StorePlan.Options(
+            database: database, busyTimeout: options.busyTimeout, coreDataOrigin: try options.coreDataOrigin())
+        planOptions.searchedEdges = format == .markdown
+        planOptions.acceptDrift = acceptDrift
+        let planned: StorePlan.Planned
         do {
-            planner = try MigrationPlanner(versions: versions, stages: stages)
-            // The markdown's diagram draws the edges the planner searches from the oldest version (linear
-            // in the versions; every pair would be quadratic, and too many edges for Mermaid); a text plan
-            // infers only the store's path.
-            edges = format == .markdown ? try planner.searchedEdges() : []
+            planned = try StorePlan.plan(resolved, planOptions)
         } catch {
-            throw fail(.planning(error))
+            throw refused(error)
         }
-        guard let database else {
+        let edges = planned.edges
+        guard case .store(let status) = planned.subject, let database else {
+            guard case .fromOldest(let steps) = planned.subject else { return }
             let oldest = versions[0].version
-            let steps: [MigrationStep]
-            do {
-                steps = try planner.plan(from: oldest)
-            } catch {
-                throw fail(.planning(error))
-            }
             switch format {
             case .markdown:
                 print(
@@ -140,23 +142,6 @@ struct Plan: ParsableCommand {
                 }
             }
             return
-        }
-        let status: StoreStatus
-        let origin = try options.coreDataOrigin()
-        do {
-            status = try LucidStore.inspect(
-                atPath: absolutePath(database), history: resolved.history, busyTimeout: options.busyTimeout, coreDataOrigin: origin,
-                acceptsInferableDrift: acceptDrift)
-        } catch {
-            let exit = fail(error)
-            if !acceptDrift,
-                let note = StoreInspection.driftNote(
-                    for: error, path: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout,
-                    coreDataOrigin: origin)
-            {
-                printError("note: \(note)\n")
-            }
-            throw exit
         }
         if !status.drift.isEmpty, format == .text {
             print(
@@ -358,75 +343,23 @@ struct Migrate: ParsableCommand {
 
     func migrateOne(_ database: String) throws {
         let resolved = try options.resolve()
-        let (versions, stages) = (resolved.versions, resolved.stages)
-        // One history for the inspection and the open: the open takes the steps the inspection planned.
-        var history = resolved.history
-        history.plannedRoutes = SchemaHistory.PlannedRoutes()
-        let original = absolutePath(database)
-        var path = original
-        var copyFolder: URL?
-        if dryRun {
-            guard FileManager.default.fileExists(atPath: original) else {
-                throw fail(.cannotWrite(path: original, message: "no such file"))
-            }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-dry-run-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            path = folder.appendingPathComponent("store.sqlite").path
-            for suffix in [""] + StoreFiles.companions where FileManager.default.fileExists(atPath: original + suffix) {
-                try FileManager.default.copyItem(atPath: original + suffix, toPath: path + suffix)
-            }
-            copyFolder = folder
-        }
-        defer { if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) } }
-
-        var storeOptions = StoreOptions()
-        storeOptions.declaredStages = stages
-        storeOptions.deferCleanup = deferCleanup
-        storeOptions.atomicity = wholePath ? .wholePath : .perStep
-        storeOptions.logger.logLevel = traceSQL ? .trace : .warning
+        var migration = StoreMigration(database: database, busyTimeout: options.busyTimeout, coreDataOrigin: try options.coreDataOrigin())
+        (migration.dryRun, migration.deferCleanup, migration.finishCleanup) = (dryRun, deferCleanup, finishCleanup)
+        (migration.wholePath, migration.traceSQL, migration.acceptDrift) = (wholePath, traceSQL, acceptDrift)
         let display = ProgressDisplay(interactive: isatty(STDERR_FILENO) == 1)
-        storeOptions.progress = { display.show($0) }
-        storeOptions.busyTimeout = options.busyTimeout
-        // A file handed to the CLI may come from anywhere: its record is checked against its tables.
-        storeOptions.versionRecordCheck = .always
-        storeOptions.coreDataOrigin = try options.coreDataOrigin()
-        storeOptions.acceptsInferableDrift = acceptDrift
-        // The functions apps register that their defaults call (SQLiteData's uuid()), as the app has them.
-        storeOptions.configuration.prepareDatabase { db in try CommonFunctions.registerMissing(db) }
-        let outcome: MigrationOutcome
+        migration.progress = { display.show($0) }
+        let migrated: StoreMigration.Migrated
         do {
-            // The same decision and refusals as `plan` (same exit code), then what this process did: another
-            // process may have migrated the store meanwhile, which the outcome says.
-            // With --accept-drift a drifted store is inspected as the open takes it (its repairs read, not made).
-            _ = try LucidStore.inspect(
-                atPath: path, history: history, busyTimeout: options.busyTimeout,
-                coreDataOrigin: storeOptions.coreDataOrigin, acceptsInferableDrift: acceptDrift)
-            let opened = try LucidStore.open(atPath: path, history: history, options: storeOptions)
-            let database = opened.database
-            outcome = opened.outcome
-            if finishCleanup {
-                let count = try LucidStore.finishDeferredCleanup(
-                    database, history: history, logger: storeOptions.logger)
-                display.finish()
-                print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
-            }
-            try database.close()
-        } catch let error as StoreError {
+            migrated = try migration.run(resolved)
+        } catch let refusal as StoreRefusal {
             display.finish()
-            let exit = fail(error)
-            if !acceptDrift,
-                let note = StoreInspection.driftNote(
-                    for: error, path: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout,
-                    coreDataOrigin: storeOptions.coreDataOrigin)
-            {
-                printError("note: \(note)\n")
-            }
-            throw exit
+            throw refused(refusal)
         }
         display.finish()
+        if let count = migrated.finishedCleanup { print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").") }
         let prefix = dryRun ? "Dry run: " : ""
-        print("\(prefix)\(database): \(outcome).")
-        if let conversion = outcome.coreDataConversion { printCoreDataConversion(conversion) }
+        print("\(prefix)\(database): \(migrated.outcome).")
+        if let conversion = migrated.outcome.coreDataConversion { printCoreDataConversion(conversion) }
         if dryRun { print("The store was not changed.") }
     }
 }
