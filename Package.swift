@@ -27,6 +27,9 @@
 //                 prints (LucidGenCore, LucidGenStore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
 //                 ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
+//   LucidSwiftDataReader, lucidgen-swiftdata
+//                 a SwiftData app's sources read with swift-syntax into LucidGenCore's SwiftDataSources, printed
+//                 as JSON for `lucidgen import swiftdata` (LucidGenCore, SwiftSyntax, SwiftParser)
 //
 //   FlightLog     the bundled example app's generated code, compiled by this package's own build
 import Foundation
@@ -47,6 +50,8 @@ let package = Package(
         // What migration tests import.
         .library(name: "LucidTesting", targets: ["LucidTesting"]),
         .executable(name: "lucidgen", targets: ["lucidgen"]),
+        // Reads a SwiftData app's Swift sources for `lucidgen import swiftdata` (the only thing that links swift-syntax).
+        .executable(name: "lucidgen-swiftdata", targets: ["lucidgen-swiftdata"]),
         // Runs the generator during `swift build` (nothing generated is committed).
         .plugin(name: "LucidGenPlugin", targets: ["LucidGenPlugin"]),
         // `swift package lucidgen generate|check|fixtures|plan|migrate|status`.
@@ -62,6 +67,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `lucidgen-swiftdata` only (neither `lucidgen`, the plugins nor a library links it), over the majors whose
+        // parser API it uses, so an app whose macros pin swift-syntax 600 to 603 still resolves lucidgen.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
         // Tests only: seeded generators for the history explorer (a range too: SwiftPM resolves a package's
         // test dependencies for its consumers as well).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -136,6 +144,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "lucidgen", dependencies: ["LucidGenCLI"]),
+        // A SwiftData app's sources as the values `lucidgen import swiftdata` reads (LucidGenCore's SwiftDataSources),
+        // parsed with swift-syntax; `lucidgen` runs it, so that neither it nor the build plugin compiles swift-syntax.
+        .target(
+            name: "LucidSwiftDataReader",
+            dependencies: [
+                "LucidGenCore", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]),
+        .executableTarget(name: "lucidgen-swiftdata", dependencies: ["LucidSwiftDataReader"]),
 
         .plugin(name: "LucidGenPlugin", capability: .buildTool(), dependencies: ["lucidgen"], path: "Plugins/LucidGenPlugin"),
         .plugin(
@@ -207,6 +224,13 @@ let package = Package(
                 "lucidgen", "flightlog-demo", "crash-child",
             ]
         ),
+        // `import swiftdata`: sources read, histories imported, generated and migrated.
+        .testTarget(
+            name: "LucidSwiftDataTests",
+            dependencies: [
+                "LucidSwiftDataReader", "LucidGenCore", "LucidSchema", "LucidRuntime", "LucidTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), "lucidgen", "lucidgen-swiftdata",
+            ]),
         .testTarget(
             name: "FlightLogTests",
             dependencies: ["FlightLog", "LucidRuntime", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift")],

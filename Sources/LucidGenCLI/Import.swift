@@ -9,7 +9,7 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Write descriptions from another tool's model history.",
-        subcommands: [ImportCoreData.self])
+        subcommands: [ImportCoreData.self, ImportSwiftData.self])
 }
 
 /// `lucidgen import coredata`: an `.xcdatamodeld` history as descriptions.
@@ -134,89 +134,12 @@ struct ImportCoreData: ParsableCommand {
             printError("import: nothing was written\n")
             throw ExitCodes.inputErrors
         }
-        print("order (\(modelPackage.orderBasis)):")
-        for (model, version) in modelPackage.versions { print("  \(model.name) → \(version.string)") }
-        for name in modelPackage.skipped { print("  \(name): left out (not in the version map)") }
-
-        let configExists = FileManager.default.fileExists(atPath: config)
-        var diagnostics = DiagnosticCollector()
-        let existing = configExists ? try? Config.load(from: config, diagnostics: &diagnostics) : nil
-        if configExists && existing == nil {
-            printDiagnostics(diagnostics.diagnostics, verbose: false)
-            throw ExitCodes.inputErrors
-        }
-        var folder =
-            output ?? existing?.inputPath
-            ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
-        if folder.hasPrefix("./") { folder.removeFirst(2) }
-        let files =
-            result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
-            + [((folder as NSString).appendingPathComponent(".coredata/origin.json"), result.origin)]
-        // Files that already hold what the import gives are left as they are.
-        let changed = files.filter { path, json in (try? String(contentsOfFile: path, encoding: .utf8)) != json }
-        var writes = changed.map { FileTransaction.File(path: $0.0, text: $0.1, mayReplace: force) }
-        let version = result.currentVersion.string
-        var configChanges: [String] = []
-        if !configExists {
-            writes.append(
-                FileTransaction.File(
-                    path: config,
-                    text: StoreDescription.newConfigText(
-                        inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages)), mayReplace: false)
-            )
-        } else if let existing {
-            var text = try String(contentsOfFile: config, encoding: .utf8)
-            if existing.currentVersion != result.currentVersion {
-                text = Self.setting(currentVersion: version, in: text)
-                configChanges.append("current_version \(version)")
-            }
-            if let added = Self.addingStages(mappings.stages, to: &text, of: config, declared: Set(existing.hookStages.map(\.name))) {
-                configChanges.append("stages \(added)")
-            }
-            if !configChanges.isEmpty { writes.append(FileTransaction.File(path: config, text: text, mayReplace: true)) }
-        }
-        do {
-            try FileTransaction.write(writes, replaceReason: "a description exists already and differs (pass --force to replace it)")
-        } catch {
-            for (path, reason) in error.refused { printError("\(displayPath(path)): error: \(reason)\n") }
-            printError("import: nothing was written\n")
-            throw ExitCodes.inputErrors
-        }
-        for file in writes where file.path != config { print("wrote    \(displayPath(file.path))") }
-        if !configExists { print("wrote    \(displayPath(config))") }
-        for change in configChanges { print("updated  \(displayPath(config)): \(change)") }
-        let written = writes.filter { $0.path != config }.count
-        // Descriptions in the folder that the model does not have (`lucidgen init`'s example entity): kept, and said.
-        let imported = Set(files.map { ($0.0 as NSString).lastPathComponent }) // origin.json is in .coredata/
-        let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
-            $0.hasSuffix(".json") && !imported.contains($0)
-        }.sorted()
-        for other in others {
-            printError(
-                "\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n"
-            )
-        }
-        for note in result.notes {
-            print("\(displayPath(inPackage(note.location))): note: \(note.message)")
-        }
-        for note in mappings.notes {
-            print("\(displayPath(note.location)): note: \(note.message)") // located at the mapping model, wherever it is
-        }
-        if let report {
-            var text = "# Import of \((package as NSString).lastPathComponent)\n\nOrder (\(modelPackage.orderBasis)):\n\n"
-            text += modelPackage.versions.map { "- \($0.model.name) → \($0.version.string)" }.joined(separator: "\n") + "\n"
-            text += "\n## Decisions to review (\(result.notes.count))\n\n"
-            text += (result.notes + mappings.notes).map { "- `\($0.location)`: \($0.message)" }.joined(separator: "\n") + "\n"
-            do {
-                try OutputFile.write(Data(text.utf8), to: report)
-            } catch {
-                printError("\(displayPath(report)): error: the report was not written: \(error)\n")
-                throw ExitCodes.inputErrors
-            }
-        }
-        print(
-            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + mappings.notes.count) note\(result.notes.count + mappings.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`"
-        )
+        let order =
+            modelPackage.versions.map { "\($0.model.name) → \($0.version.string)" }
+            + modelPackage.skipped.map { "\($0): left out (not in the version map)" }
+        try ImportWriter(config: config, output: output, module: module, force: force, report: report).write(
+            result, stages: mappings.stages, otherNotes: mappings.notes, title: (package as NSString).lastPathComponent,
+            order: (modelPackage.orderBasis, order), versions: modelPackage.versions.count, noteLocation: { displayPath(inPackage($0)) })
     }
 
     /// A location the importer gives relative to the package, as a path from here.
@@ -230,48 +153,6 @@ struct ImportCoreData: ParsableCommand {
         for error in errors { printError("\(displayPath(inPackage(error.location))): error: \(error.message)\n") }
         printError("import: nothing was written (\(errors.count) error\(errors.count == 1 ? "" : "s"))\n")
         throw ExitCodes.inputErrors
-    }
-
-    /// The `stages` block of a config for the mapping models' stages ("" when there are none).
-    static func stagesYAML(_ stages: [CoreDataMappingStages.Stage]) -> String {
-        guard !stages.isEmpty else { return "" }
-        var text = "# Stages from the app's Core Data mapping models (lucidgen import coredata): write their code.\nstages:\n"
-        for stage in stages {
-            text += "  - name: \(stage.name)\n    from: \"\(stage.from.string)\"\n    to: \"\(stage.to.string)\"\n"
-            if !stage.notes.isEmpty {
-                text += "    notes:\n" + stage.notes.map { "      - \(DescriptionWriter.string($0))\n" }.joined()
-            }
-        }
-        return text
-    }
-
-    /// `text` (a config) with `current_version` set to `version`.
-    static func setting(currentVersion version: String, in text: String) -> String {
-        var lines = text.components(separatedBy: "\n")
-        if let index = lines.firstIndex(where: { $0.hasPrefix("current_version:") }) {
-            lines[index] = "current_version: \"\(version)\""
-        } else {
-            lines.insert("current_version: \"\(version)\"", at: 0)
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// Adds the stages an existing config does not declare yet: appended as a `stages` block when it has none
-    /// (returning their names), else printed for the user to add (rewriting someone's YAML list would lose
-    /// their layout and comments).
-    static func addingStages(_ stages: [CoreDataMappingStages.Stage], to text: inout String, of config: String, declared: Set<String>)
-        -> String?
-    {
-        let missing = stages.filter { !declared.contains($0.name) }
-        guard !missing.isEmpty else { return nil }
-        if text.components(separatedBy: "\n").contains(where: { $0.hasPrefix("stages:") }) {
-            printError("\(displayPath(config)): warning: the config has stages already; add these (from the mapping models) to them:\n")
-            printError(stagesYAML(missing).components(separatedBy: "\n").dropFirst(2).joined(separator: "\n"))
-            return nil
-        }
-        if !text.hasSuffix("\n") { text += "\n" }
-        text += stagesYAML(missing)
-        return missing.map(\.name).joined(separator: ", ")
     }
 
     private func samePath(_ a: String, _ b: String) -> Bool {
