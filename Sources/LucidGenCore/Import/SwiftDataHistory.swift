@@ -360,8 +360,9 @@ package struct SwiftDataHistory {
         modelIndices: [Int], line: (SwiftDataSources.Place) -> Int, into entity: inout CoreDataModel.Entity
     ) {
         let label = "\(model.name).\(property.name)"
-        let key = "\(model.qualifiedName).\(property.name)"
-        guard var written = property.type ?? Self.literalType(property.initializer) else {
+        let key = "\(model.name).\(property.name)" // once for every version where it recurs
+        guard var written = property.type ?? Self.literalType(property.initializer) ?? caseType(of: property.initializer, in: model.scope)
+        else {
             error(
                 property.place,
                 "\(label) has no type written and its initial value \(property.initializer ?? "") is not a literal: write its type")
@@ -472,7 +473,7 @@ package struct SwiftDataHistory {
     private mutating func storedType(
         _ type: String, elementType: String?, label: String, property: SwiftDataSources.Property, model: SwiftDataSources.Model
     ) -> String {
-        let key = "\(model.qualifiedName).\(property.name)"
+        let key = "\(model.name).\(property.name)" // once for every version where it recurs
         if let scalar = Self.scalarTypes[type] { return scalar }
         if elementType != nil {
             note(
@@ -530,7 +531,7 @@ package struct SwiftDataHistory {
         note(
             property.place,
             "\(label)'s initial value \(text) is an expression: the app sets it for new objects; the column gets no default",
-            key: "default \(label) \(property.place)")
+            key: "default \(label) \(text)")
         return nil
     }
 
@@ -558,6 +559,18 @@ package struct SwiftDataHistory {
             if let written = item.rawValue, let given = Int(written) { number = given } else { number += 1 }
         }
         return String(number)
+    }
+
+    /// The type of an initial value that names an enum's case (`VideoPlacement.defaultPlacement`; with
+    /// `.rawValue`, the raw type), as Swift infers it for `var placeVideosIn = VideoPlacement.defaultPlacement`.
+    private func caseType(of initializer: String?, in scope: [String]) -> String? {
+        guard var text = initializer?.replacingOccurrences(of: " ", with: "") else { return nil }
+        let raw = text.hasSuffix(".rawValue")
+        if raw { text = String(text.dropLast(9)) }
+        guard let dot = text.lastIndex(of: "."), dot != text.startIndex else { return nil }
+        let typeName = String(text[..<dot])
+        guard case .value(let index) = find(typeName, in: scope), sources.valueTypes[index].kind == .enum else { return nil }
+        return raw ? sources.valueTypes[index].inherits.first : typeName
     }
 
     /// The type Swift infers from a literal initializer (`var done = false`).
