@@ -106,7 +106,7 @@ struct ImportSwiftData: ParsableCommand {
     static func readSources(_ paths: [String]) throws -> SwiftDataSources {
         guard let reader = readerExecutable() else {
             printError(
-                "error: lucidgen-swiftdata, which reads Swift sources for import swiftdata, is not beside lucidgen, in $LUCIDGEN_SWIFTDATA or on the PATH: build it with `swift build --product lucidgen-swiftdata` in lucidgen's package\n"
+                "error: lucidgen-swiftdata, which reads Swift sources for import swiftdata, is not beside lucidgen, in $LUCIDGEN_SWIFTDATA (an executable file) or on the PATH: build it with `swift build --product lucidgen-swiftdata` in lucidgen's package\n"
             )
             throw ExitCodes.inputErrors
         }
@@ -133,7 +133,9 @@ struct ImportSwiftData: ParsableCommand {
 
     static func readerExecutable() -> String? {
         let manager = FileManager.default
-        if let given = ProcessInfo.processInfo.environment["LUCIDGEN_SWIFTDATA"], !given.isEmpty { return given }
+        if let given = ProcessInfo.processInfo.environment["LUCIDGEN_SWIFTDATA"], !given.isEmpty {
+            return manager.isExecutableFile(atPath: given) ? given : nil
+        }
         if let own = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
             let beside = own.appendingPathComponent("lucidgen-swiftdata").path
             if manager.isExecutableFile(atPath: beside) { return beside }

@@ -45,6 +45,8 @@ struct SwiftDataApp {
             output = history.located(try CoreDataImporter.run(history.package))
         } catch let refusals as CoreDataImportRefusals {
             throw history.located(refusals)
+        } catch let error as CoreDataImportError {
+            throw history.located(CoreDataImportRefusals(errors: [error], notes: []))
         }
         return Imported(history: history, output: output, notes: (history.notes + output.notes).map(\.description))
     }

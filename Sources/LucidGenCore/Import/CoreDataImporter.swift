@@ -106,16 +106,6 @@ package struct CoreDataImporter {
                 let stored =
                     entity.attributes.filter { !$0.transient }.map { ($0.name, $0.line, "attribute") }
                     + entity.relationships.filter { !$0.transient }.map { ($0.name, $0.line, "relationship") }
-                var seen: [String: String] = [:]
-                for (name, line, kind) in stored {
-                    if let other = seen.updateValue(name, forKey: Naming.snakeCase(Self.propertyBaseName(name))), other != name {
-                        throw CoreDataImportError(
-                            location: "\(model.file):\(line)",
-                            message:
-                                "\(kind) \(String(reflecting: name)) of entity \(entity.name) names the same description property (\(Naming.snakeCase(Self.propertyBaseName(name)))) as \(String(reflecting: other)); rename one in the model"
-                        )
-                    }
-                }
                 for (name, line, kind) in stored where Naming.problem(with: Naming.snakeCase(Self.propertyBaseName(name))) != nil {
                     throw CoreDataImportError(
                         location: "\(model.file):\(line)",
@@ -311,8 +301,8 @@ package struct CoreDataImporter {
     /// entity's of the same hierarchy (one table in lucidgen, so one name each).
     private var hierarchyRenames: [String: [String: String]] = [:]
 
-    /// A model's name without its leading underscores (Unwatched's `_shortsSetting`, a backing property the
-    /// app wraps): a description's name starts with a letter; the Swift name keeps the model's.
+    /// A model's name without its leading underscores (`_shortsSetting`, a backing property the app wraps in
+    /// a computed one): a description's name starts with a letter; the Swift name keeps the model's.
     static func propertyBaseName(_ name: String) -> String {
         let trimmed = name.drop { $0 == "_" }
         return trimmed.first?.isLetter == true ? String(trimmed) : name

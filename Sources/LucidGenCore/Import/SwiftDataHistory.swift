@@ -51,7 +51,8 @@ package struct SwiftDataHistory {
 
     private let sources: SwiftDataSources
     private var notes: [CoreDataImporter.Note] = []
-    private var errors: [CoreDataImportError] = []
+    /// By place, so that they print in the sources' order.
+    private var errors: [(place: SwiftDataSources.Place, error: CoreDataImportError)] = []
     private var noted: Set<String> = []
 
     private init(_ sources: SwiftDataSources) { self.sources = sources }
@@ -71,7 +72,7 @@ package struct SwiftDataHistory {
     }
 
     private mutating func error(_ place: SwiftDataSources.Place, _ message: String) {
-        errors.append(.init(location: at(place), message: message))
+        errors.append((place, .init(location: at(place), message: message)))
     }
 
     // MARK: Names
@@ -94,6 +95,16 @@ package struct SwiftDataHistory {
             }
             if let alias = sources.typealiases.first(where: { ($0.scope + [$0.name]).joined(separator: ".") == qualified }) {
                 return find(alias.target, in: alias.scope, depth: depth + 1)
+            }
+        }
+        // `ActiveSchemaVersion.HabitModel`, where `ActiveSchemaVersion` is a typealias of a schema.
+        if let dot = name.firstIndex(of: ".") {
+            let head = String(name[..<dot]), rest = String(name[name.index(after: dot)...])
+            for length in stride(from: scope.count, through: 0, by: -1) {
+                let qualified = (scope.prefix(length) + [head]).joined(separator: ".")
+                if let alias = sources.typealiases.first(where: { ($0.scope + [$0.name]).joined(separator: ".") == qualified }) {
+                    return find(alias.target + "." + rest, in: alias.scope, depth: depth + 1)
+                }
             }
         }
         return nil
@@ -194,7 +205,11 @@ package struct SwiftDataHistory {
         }
         var stages: [CoreDataMappingStages.Stage] = []
         if let chosen { stages = self.stages(of: chosen, schemaIndices: schemaIndices, versions: versions.map(\.version)) }
-        if !errors.isEmpty { throw CoreDataImportRefusals(errors: errors, notes: notes) }
+        if !errors.isEmpty {
+            throw CoreDataImportRefusals(
+                errors: errors.enumerated().sorted { ($0.element.place, $0.offset) < ($1.element.place, $1.offset) }.map(\.element.error),
+                notes: notes)
+        }
         let orderBasis = chosen.map { "\($0.name).schemas, \(at($0.place))" } ?? "the schemas' versionIdentifiers"
         return Output(
             package: CoreDataModelPackage(path: sources.files.first ?? ".", versions: versions, orderBasis: orderBasis, skipped: []),
@@ -213,19 +228,21 @@ package struct SwiftDataHistory {
             else {
                 error(
                     stage.place,
-                    "the stage \(stage.name ?? "") from \(from.name) to \(to.name) names a schema that is not in \(plan.name).schemas")
+                    "the stage \(stage.name.map { $0 + " " } ?? "")from \(from.name) to \(to.name) names a schema that is not in \(plan.name).schemas"
+                )
                 continue
             }
             if toPosition <= fromPosition {
                 error(
                     stage.place,
-                    "the stage \(stage.name ?? "") goes from \(from.name) to \(to.name), which is not later in \(plan.name).schemas")
+                    "the stage \(stage.name.map { $0 + " " } ?? "")goes from \(from.name) to \(to.name), which is not later in \(plan.name).schemas"
+                )
                 continue
             }
             if toPosition != fromPosition + 1 {
                 note(
                     stage.place,
-                    "the stage \(stage.name ?? "") skips versions (\(from.name) to \(to.name)): lucidgen runs it at \(versions[toPosition]) after the steps in between"
+                    "the stage \(stage.name.map { $0 + " " } ?? "")skips versions (\(from.name) to \(to.name)): lucidgen runs it at \(versions[toPosition]) after the steps in between"
                 )
             }
             guard stage.kind == .custom else { continue }
