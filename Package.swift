@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "LucidSwiftDataTests",
             dependencies: [
-                "LucidSwiftDataReader", "LucidGenCore", "LucidSchema", "LucidRuntime", "LucidTestSupport",
+                "LucidSwiftDataReader", "LucidGenCore", "LucidSchema", "LucidRuntime", "LucidCoreData", "LucidTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), "lucidgen", "lucidgen-swiftdata",
             ]),
         .testTarget(
