@@ -367,13 +367,15 @@ import Testing
     @Test func severalPlansNeedOneChosen() throws {
         let files = [
             "A.swift": Self.schema("Item.self", "    @Model final class Item { var name: String = \"\"; init() {} }"),
+            "C.swift": Self.schema(
+                "Image.self", "    @Model final class Image { var url: URL?; init() {} }", version: "9, 0, 0", name: "V9"),
             "Plans.swift": """
             enum MainPlan: SchemaMigrationPlan {
                 static var schemas: [any VersionedSchema.Type] { [V1.self] }
                 static var stages: [MigrationStage] { [] }
             }
             enum CachePlan: SchemaMigrationPlan {
-                static var schemas: [any VersionedSchema.Type] { [V1.self] }
+                static var schemas: [any VersionedSchema.Type] { [V9.self] }
                 static var stages: [MigrationStage] { [] }
             }
             """,
@@ -383,7 +385,12 @@ import Testing
                 "Plans.swift:1: error: one of 2 SchemaMigrationPlans: choose the app's with --plan MainPlan",
                 "Plans.swift:5: error: one of 2 SchemaMigrationPlans: choose the app's with --plan CachePlan",
             ])
-        #expect(try Self.imported(files, plan: "CachePlan").history.plan == "CachePlan")
+        let cache = try Self.imported(files, plan: "CachePlan")
+        #expect(cache.history.plan == "CachePlan" && cache.output.files.map(\.name) == ["image"])
+        #expect(
+            try Self.imported(files, plan: "MainPlan").notes == [
+                "Plans.swift:5: note: CachePlan's 1 schema (V9) is another store's history: left out; import it with --plan CachePlan into a folder of its own"
+            ])
         #expect(
             try Self.refusals(files, plan: "Other").first?.hasSuffix(
                 "no SchemaMigrationPlan named Other in these sources (they have MainPlan, CachePlan)") == true)

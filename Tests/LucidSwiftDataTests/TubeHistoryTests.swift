@@ -556,7 +556,7 @@ import Testing
         // A note that holds for every version is given once, at its first.
         #expect(
             imported.notes.filter { $0.contains("Video.youtubeId's initial value UUID().uuidString") } == [
-                "Model/Legacy/TubeSchemaV1.swift:44: note: Video.youtubeId's initial value UUID().uuidString is an expression: the app sets it for new objects; the column gets no default"
+                "Model/Legacy/TubeSchemaV1.swift:44: note: Video.youtubeId's initial value UUID().uuidString is an expression, which SwiftData evaluates when it builds the schema (the value a lightweight migration gives existing rows); lucidgen does not evaluate code: the column gets no default (give one in the description where rows exist when it is added)"
             ])
         #expect(imported.history.stages.map(\.name) == ["migrateV1toV1p1", "migrateV1p1toV1p2"])
         #expect(imported.history.stages.map { "\($0.from)→\($0.to)" } == ["1.0.0→1.1.0", "1.1.0→1.2.0"])

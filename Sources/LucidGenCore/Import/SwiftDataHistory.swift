@@ -148,7 +148,24 @@ package struct SwiftDataHistory {
                 }
                 schemaIndices.append(index)
             }
-            for (index, schema) in sources.schemas.enumerated() where !schemaIndices.contains(index) {
+            // Another plan's schemas are another store's history: one note per plan.
+            var others: [String: [Int]] = [:]
+            for plan in sources.plans where plan.name != chosen.name {
+                for reference in plan.schemas {
+                    if case .schema(let index) = find(reference.name, in: reference.scope), !schemaIndices.contains(index) {
+                        others[plan.name, default: []].append(index)
+                    }
+                }
+            }
+            for plan in sources.plans where others[plan.name] != nil {
+                let names = others[plan.name]!.map { sources.schemas[$0].name }
+                note(
+                    plan.place,
+                    "\(plan.name)'s \(names.count) schema\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) \(names.count == 1 ? "is" : "are") another store's history: left out; import \(names.count == 1 ? "it" : "them") with --plan \(plan.name) into a folder of \(names.count == 1 ? "its" : "their") own"
+                )
+            }
+            let elsewhere = Set(others.values.joined())
+            for (index, schema) in sources.schemas.enumerated() where !schemaIndices.contains(index) && !elsewhere.contains(index) {
                 note(
                     schema.place,
                     "the VersionedSchema \(schema.qualifiedName) is not in \(chosen.name).schemas: left out (SwiftData does not open stores at it through this plan)"
@@ -380,9 +397,14 @@ package struct SwiftDataHistory {
         let key = "\(model.name).\(property.name)" // once for every version where it recurs
         guard var written = property.type ?? Self.literalType(property.initializer) ?? caseType(of: property.initializer, in: model.scope)
         else {
-            error(
-                property.place,
-                "\(label) has no type written and its initial value \(property.initializer ?? "") is not a literal: write its type")
+            let initializer = property.initializer ?? ""
+            let named = initializer.split(separator: ".").first.map(String.init) ?? ""
+            // `VideoPlacement.defaultPlacement` whose enum is in a folder not read: say which.
+            let hint =
+                initializer.contains(".") && named.first?.isUppercase == true && find(named, in: model.scope) == nil
+                ? "; \(named) is not declared in these sources: pass the folder that declares it too, or write the type"
+                : ": write its type"
+            error(property.place, "\(label) has no type written and its initial value \(initializer) is not a literal\(hint)")
             return
         }
         written = written.replacingOccurrences(of: " ", with: "")
@@ -547,7 +569,7 @@ package struct SwiftDataHistory {
         if Double(number) != nil, number.allSatisfy({ $0.isNumber || "-+.eE".contains($0) }) { return number }
         note(
             property.place,
-            "\(label)'s initial value \(text) is an expression: the app sets it for new objects; the column gets no default",
+            "\(label)'s initial value \(text) is an expression, which SwiftData evaluates when it builds the schema (the value a lightweight migration gives existing rows); lucidgen does not evaluate code: the column gets no default (give one in the description where rows exist when it is added)",
             key: "default \(label) \(text)")
         return nil
     }
