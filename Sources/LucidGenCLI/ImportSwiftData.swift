@@ -90,6 +90,7 @@ struct ImportSwiftData: ParsableCommand {
         let order = history.package.versions.map { "\($0.model.name) → \($0.version.string)" }
         var writer = ImportWriter(config: config, output: output, module: module, force: force, report: report)
         writer.stagesSource = "the app's SwiftData MigrationStage.custom stages (lucidgen import swiftdata)"
+        writer.stagesShortSource = "the SwiftData custom stages"
         try writer.write(
             located, stages: history.stages, otherNotes: [], title: paths.joined(separator: " "),
             order: (history.package.orderBasis, order), versions: history.package.versions.count, noteLocation: { displayPath($0) })

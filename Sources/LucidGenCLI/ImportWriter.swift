@@ -15,6 +15,8 @@ struct ImportWriter {
     var report: String?
     /// Where the stages come from, for the config's comment ("the app's Core Data mapping models (lucidgen import coredata)").
     var stagesSource = "the app's Core Data mapping models (lucidgen import coredata)"
+    /// The same, short, for the warning that asks to add them ("the mapping models").
+    var stagesShortSource = "the mapping models"
 
     /// Writes `result`; `order` is the history's order as printed (its basis and one line per version).
     func write(
@@ -57,7 +59,8 @@ struct ImportWriter {
                 configChanges.append("current_version \(version)")
             }
             if let added = Self.addingStages(
-                stages, from: stagesSource, to: &text, of: config, declared: Set(existing.hookStages.map(\.name)))
+                stages, from: stagesSource, shortly: stagesShortSource, to: &text, of: config,
+                declared: Set(existing.hookStages.map(\.name)))
             {
                 configChanges.append("stages \(added)")
             }
@@ -131,14 +134,15 @@ struct ImportWriter {
     /// (returning their names), else printed for the user to add (rewriting someone's YAML list would lose
     /// their layout and comments).
     static func addingStages(
-        _ stages: [CoreDataMappingStages.Stage], from source: String, to text: inout String, of config: String, declared: Set<String>
+        _ stages: [CoreDataMappingStages.Stage], from source: String, shortly: String, to text: inout String, of config: String,
+        declared: Set<String>
     )
         -> String?
     {
         let missing = stages.filter { !declared.contains($0.name) }
         guard !missing.isEmpty else { return nil }
         if text.components(separatedBy: "\n").contains(where: { $0.hasPrefix("stages:") }) {
-            printError("\(displayPath(config)): warning: the config has stages already; add these (from \(source)) to them:\n")
+            printError("\(displayPath(config)): warning: the config has stages already; add these (from \(shortly)) to them:\n")
             printError(stagesYAML(missing, from: source).components(separatedBy: "\n").dropFirst(2).joined(separator: "\n"))
             return nil
         }
