@@ -223,7 +223,7 @@ import Testing
             "Model.swift:12: note: Track.source is the enum Source with associated values: SwiftData stores its Codable encoding: imported as data",
             "Model.swift:13: note: Track.span is the struct Span (start, end): SwiftData stores a Codable struct as a composite attribute, which lucidgen does not import yet: imported as data (partial)",
             "Model.swift:14: note: Track.tags is a collection of values ([String]): SwiftData stores it in one column as a binary property list (inferred, not confirmed on a store); imported as data, decode it in the app",
-            "Model.swift:17: note: Track.location has the type CLLocationCoordinate2D, which these sources do not declare: imported as data, the bytes SwiftData's Codable encoding wrote (guessed)",
+            "Model.swift:17: note: Track.location has the type CLLocationCoordinate2D, which these sources do not declare: imported as data, the bytes SwiftData's Codable encoding wrote (guessed; pass the folder that declares it, so that an enum is stored by its raw value and a struct known)",
         ] {
             #expect(imported.notes.contains(expected), "\(imported.notes)")
         }

@@ -545,7 +545,7 @@ package struct SwiftDataHistory {
         }
         note(
             property.place,
-            "\(label) has the type \(type), which these sources do not declare: imported as data, the bytes SwiftData's Codable encoding wrote (guessed)",
+            "\(label) has the type \(type), which these sources do not declare: imported as data, the bytes SwiftData's Codable encoding wrote (guessed; pass the folder that declares it, so that an enum is stored by its raw value and a struct known)",
             key: "unknown " + key)
         return "Binary"
     }

@@ -9,9 +9,11 @@ package enum StoreSchemaReader {
     /// lucidgen's indexes only. With `only`, tables outside it are listed with their name alone (no
     /// columns), which is enough to check which tables exist without reading the shape of tables a step
     /// did not touch.
-    static func tables(_ db: Database, owned: OwnedNames, only: Set<String>? = nil) throws -> [String: SchemaTable] {
+    static func tables(_ db: Database, owned: OwnedNames, only: Set<String>? = nil, listing: Listing? = nil) throws -> [String: SchemaTable]
+    {
         // Filtered and sorted here: the statement is compiled on every step, and LIKE … ESCAPE costs more to compile.
-        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        let names = try
+            (listing.map { $0.tables.map(\.name) } ?? String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             .filter {
                 !sqlNameKey($0).hasPrefix("sqlite_") && !sqlNameKey($0).hasPrefix("lucid_") && owned.ownsTable($0)
                     && !owned.ownsSearchTable($0)
@@ -31,7 +33,7 @@ package enum StoreSchemaReader {
         }
         let shapes = read.count >= batchThreshold ? try shapes(of: read, db) : nil
         for name in read {
-            var shape = try shapes?[name] ?? table(named: name, db)
+            var shape = try shapes?[name] ?? table(named: name, db, sql: listing?.sql(ofTable: name))
             shape.indexes.removeAll { !owned.ownsIndex($0.name, on: name) }
             result[sqlNameKey(name)] = shape
         }
@@ -139,7 +141,7 @@ package enum StoreSchemaReader {
     /// ``indexes(on:_:)``), foreign keys through ``foreignKeys(of:_:)``. Not GRDB's introspection: it quotes
     /// a name without doubling a quote inside it, so that an app index named `my"idx` made every open fail;
     /// and its `foreignKeys(on:)` has no ON DELETE action and fills an implicit referenced column in.
-    package static func table(named name: String, _ db: Database) throws -> SchemaTable {
+    package static func table(named name: String, _ db: Database, sql knownSQL: String? = nil) throws -> SchemaTable {
         var columns: [SchemaColumn] = []
         var primaryKey: [(Int, String)] = []
         let found = try Self.columns(of: name, db)
@@ -158,7 +160,8 @@ package enum StoreSchemaReader {
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
         // tokens, so that a name or a string holding the word does not count.
         let sql =
-            try String.fetchOne(
+            try knownSQL
+            ?? String.fetchOne(
                 db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
         let declared = DeclaredInSQL(sql)
         var table = SchemaTable(
@@ -166,8 +169,10 @@ package enum StoreSchemaReader {
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
             autoincrement: declared.autoincrement ? true : nil)
         // SQLite 3.37 and later say whether a table is WITHOUT ROWID or STRICT (an older SQLite has neither).
-        if let options = try? Row.fetchOne(
-            db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name])
+        // Both are written at the end of the table's SQL: without their words there, the pragma is not asked.
+        if declared.mayHaveTableOptions,
+            let options = try? Row.fetchOne(
+                db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name])
         {
             if (options["wr"] as Int? ?? 0) == 1 { table.storeOptions = ["WITHOUT ROWID"] }
             if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
@@ -249,13 +254,18 @@ package enum StoreSchemaReader {
         var uniqueConflicts: [(columns: [String], resolution: String)] = []
         /// What lucidgen's DDL has no word for (``constraintsLucidgenLacks(_:_:)``).
         var lacking: [String] = []
+        /// Whether the SQL has the words of WITHOUT ROWID or STRICT, so that `pragma_table_list` must say.
+        var mayHaveTableOptions = false
 
         init(_ sql: String) {
             let tokens = SQLTokens(sql)
             autoincrement = tokens.contains(keyword: "autoincrement")
-            func mentions(_ word: String) -> Bool { sql.range(of: word, options: .caseInsensitive) != nil }
-            let collate = mentions("collate"), conflict = mentions("conflict")
-            let constrained = mentions("check") || mentions(" as") || mentions("generated")
+            // The clauses that need the definitions split are found among the words already read (a Foundation
+            // search per word cost more than the rest of the table's reading on an O(1) step).
+            let bare = tokens.bareWords
+            let collate = bare.contains("collate"), conflict = bare.contains("conflict")
+            let constrained = bare.contains("check") || bare.contains("as") || bare.contains("generated")
+            mayHaveTableOptions = bare.contains("without") || bare.contains("strict")
             let parts = collate || conflict || constrained ? definitionParts(sql) : []
             if collate { collations = columnCollations(parts) }
             if conflict {
@@ -586,16 +596,40 @@ package enum StoreSchemaReader {
 
     /// The `CREATE` statements of the declared search objects `owned` names (FTS5 tables and triggers, not
     /// shadow tables) that the store holds, by lower-cased name.
-    static func searchObjects(_ db: Database, owned: OwnedNames) throws -> [String: String] {
+    static func searchObjects(_ db: Database, owned: OwnedNames, listing: Listing? = nil) throws -> [String: String] {
+        let listing = try listing ?? Listing(db)
         var result: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger')") {
-            let name: String = row["name"]
-            let type: String = row["type"]
-            guard let sql: String = row["sql"], type == "trigger" ? owned.ownsTrigger(name) : owned.ownsSearchTable(name) else { continue }
-            guard type == "trigger" || sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") else { continue }
-            result[sqlNameKey(name)] = sql
+        for (type, objects) in [("table", listing.tables), ("trigger", listing.triggers)] {
+            for (name, sql) in objects {
+                guard let sql, type == "trigger" ? owned.ownsTrigger(name) : owned.ownsSearchTable(name) else { continue }
+                guard type == "trigger" || sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") else { continue }
+                result[sqlNameKey(name)] = sql
+            }
         }
         return result
+    }
+
+    /// The store's tables and triggers with their SQL, in one read of `sqlite_master`: what the check after a
+    /// step needs for both ``tables(_:owned:only:listing:)`` and ``searchObjects(_:owned:listing:)``.
+    struct Listing {
+        var tables: [(name: String, sql: String?)] = []
+        var triggers: [(name: String, sql: String?)] = []
+        private var sqlByName: [String: String] = [:]
+
+        init(_ db: Database) throws {
+            for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger')") {
+                let name: String = row["name"], sql: String? = row["sql"]
+                if (row["type"] as String) == "table" {
+                    tables.append((name, sql))
+                    if let sql { sqlByName[sqlNameKey(name)] = sql }
+                } else {
+                    triggers.append((name, sql))
+                }
+            }
+        }
+
+        /// A table's `CREATE TABLE` statement (names compared as SQLite does, case-insensitively).
+        func sql(ofTable name: String) -> String? { sqlByName[sqlNameKey(name)] }
     }
 
     /// Differences between the declared search of a version's tables and the store's search objects

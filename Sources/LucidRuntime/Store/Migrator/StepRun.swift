@@ -77,11 +77,13 @@ extension StoreMigrator {
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables
         let stepOwned = OwnedNames([source, target])
+        // `sqlite_master` is read once for the tables' names and SQL and the search objects.
+        let listing = try StoreSchemaReader.Listing(db)
         let differences = StoreSchemaReader.differences(
             // Cleanup still pending is tolerated; with none left before the step and none deferred by it,
             // there is nothing to read.
-            expected: target, actual: try StoreSchemaReader.tables(db, owned: stepOwned, only: scope),
-            search: try StoreSchemaReader.searchObjects(db, owned: stepOwned),
+            expected: target, actual: try StoreSchemaReader.tables(db, owned: stepOwned, only: scope, listing: listing),
+            search: try StoreSchemaReader.searchObjects(db, owned: stepOwned, listing: listing),
             tolerated: cleanupLeft == 0 && !options.deferCleanup
                 ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db, accounting: cleanupAccounting(at: target), only: scope),
             only: scope)
