@@ -65,27 +65,12 @@ struct ImportCoreData: ParsableCommand {
     @Argument(help: ArgumentHelp("The model package.", valueName: "Model.xcdatamodeld"))
     var package: String
 
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp("The descriptions' folder (default: input_path of the config, else .entities).", valueName: "folder"))
-    var output: String?
+    @OptionGroup var writing: ImportWriting
 
     @Option(
         name: .customLong("version-map"),
         help: ArgumentHelp("A YAML mapping of model version names to lucidgen versions, oldest first.", valueName: "file"))
     var versionMap: String?
-
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp(
-            "The config file (written when it does not exist; its current_version is set to the newest version).", valueName: "path"))
-    var config: String = ".lucid.yaml"
-
-    @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
-    var module: String = "App"
-
-    @Option(help: ArgumentHelp("Also write the notes to this file (Markdown).", valueName: "file"))
-    var report: String?
 
     @Option(
         help: ArgumentHelp(
@@ -97,14 +82,6 @@ struct ImportCoreData: ParsableCommand {
         name: .customLong("mapping-model"),
         help: ArgumentHelp("A mapping model (.xcmappingmodel) that is not beside the package; repeat for several.", valueName: "path"))
     var mappingModels: [String] = []
-
-    @Flag(help: "Replace descriptions that exist already and differ.")
-    var force = false
-
-    func validate() throws {
-        // Before anything is read or written: a report that cannot be written would fail the import after its descriptions.
-        if let report, let problem = OutputFile.problem(writing: report) { throw ValidationError("--report \(report): \(problem)") }
-    }
 
     func run() throws {
         let result: CoreDataImporter.Output
@@ -137,7 +114,7 @@ struct ImportCoreData: ParsableCommand {
         let order =
             modelPackage.versions.map { "\($0.model.name) → \($0.version.string)" }
             + modelPackage.skipped.map { "\($0): left out (not in the version map)" }
-        try ImportWriter(config: config, output: output, module: module, force: force, report: report).write(
+        try writing.writer.write(
             result, stages: mappings.stages, otherNotes: mappings.notes, title: (package as NSString).lastPathComponent,
             order: (modelPackage.orderBasis, order), versions: modelPackage.versions.count, noteLocation: { displayPath(inPackage($0)) })
     }

@@ -45,29 +45,7 @@ struct ImportSwiftData: ParsableCommand {
     @Option(help: ArgumentHelp("The SchemaMigrationPlan to read, when the sources have several.", valueName: "name"))
     var plan: String?
 
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp("The descriptions' folder (default: input_path of the config, else .entities).", valueName: "folder"))
-    var output: String?
-
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp(
-            "The config file (written when it does not exist; its current_version is set to the newest version).", valueName: "path"))
-    var config: String = ".lucid.yaml"
-
-    @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
-    var module: String = "App"
-
-    @Option(help: ArgumentHelp("Also write the notes to this file (Markdown).", valueName: "file"))
-    var report: String?
-
-    @Flag(help: "Replace descriptions that exist already and differ.")
-    var force = false
-
-    func validate() throws {
-        if let report, let problem = OutputFile.problem(writing: report) { throw ValidationError("--report \(report): \(problem)") }
-    }
+    @OptionGroup var writing: ImportWriting
 
     func run() throws {
         let sources = try Self.readSources(paths)
@@ -88,7 +66,7 @@ struct ImportSwiftData: ParsableCommand {
         var located = result
         located.notes = history.notes + result.notes
         let order = history.package.versions.map { "\($0.model.name) → \($0.version.string)" }
-        var writer = ImportWriter(config: config, output: output, module: module, force: force, report: report)
+        var writer = writing.writer
         writer.stagesSource = "the app's SwiftData MigrationStage.custom stages (lucidgen import swiftdata)"
         writer.stagesShortSource = "the SwiftData custom stages"
         try writer.write(

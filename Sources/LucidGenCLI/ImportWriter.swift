@@ -4,6 +4,36 @@ import LucidGenCore
 import LucidGenStore
 @_spi(Generated) import LucidSchema
 
+/// The options of what an import writes, shared by `import coredata` and `import swiftdata`.
+struct ImportWriting: ParsableArguments {
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The descriptions' folder (default: input_path of the config, else .entities).", valueName: "folder"))
+    var output: String?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The config file (written when it does not exist; its current_version is set to the newest version).", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
+    var module: String = "App"
+
+    @Option(help: ArgumentHelp("Also write the notes to this file (Markdown).", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Replace descriptions that exist already and differ.")
+    var force = false
+
+    func validate() throws {
+        // Before anything is read or written: a report that cannot be written would fail the import after its descriptions.
+        if let report, let problem = OutputFile.problem(writing: report) { throw ValidationError("--report \(report): \(problem)") }
+    }
+
+    var writer: ImportWriter { ImportWriter(config: config, output: output, module: module, force: force, report: report) }
+}
+
 /// What `import coredata` and `import swiftdata` write once the importer has its result: the descriptions, the
 /// origin file and the config (written, or its current_version and stages updated), all or nothing; then the
 /// notes, printed and in the report.

@@ -88,13 +88,18 @@ import Testing
         return store
     }
 
-    @Test func aSwiftDataStoreConvertsWithItsLinksAndMigratesThroughTheCustomStage() throws {
+    /// The garden app's history imported and generated, and a folder for its store.
+    static func garden() throws -> (SwiftDataApp.Imported, GeneratedHistory, URL) {
         let app = try SwiftDataApp(GardenHistoryTests.files)
         defer { app.remove() }
         let imported = try app.imported()
-        let generated = try GeneratedHistory(imported)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (imported, try GeneratedHistory(imported), folder)
+    }
+
+    @Test func aSwiftDataStoreConvertsWithItsLinksAndMigratesThroughTheCustomStage() throws {
+        let (imported, generated, folder) = try Self.garden()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try Self.writeStore(in: folder)
 
@@ -153,12 +158,7 @@ import Testing
     }
 
     @Test func aStoreWhoseRowsContradictTheModelIsRefusedAndLeftAsItWas() throws {
-        let app = try SwiftDataApp(GardenHistoryTests.files)
-        defer { app.remove() }
-        let imported = try app.imported()
-        let generated = try GeneratedHistory(imported)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (imported, generated, folder) = try Self.garden()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try Self.writeStore(in: folder, secondNoteDate: nil)
         let before = try [store, store + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
