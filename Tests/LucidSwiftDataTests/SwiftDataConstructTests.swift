@@ -364,6 +364,24 @@ import Testing
             })
     }
 
+    /// A class renamed between versions (`EventV1`, then `Event`, as a public event app's history does) is
+    /// another entity to SwiftData: said where the new one comes, its rows not guessed into it.
+    @Test func aClassRenamedBetweenVersionsIsSaidToBeAnotherEntity() throws {
+        let v1 = Self.schema(
+            "EventV1.self",
+            "    @Model final class EventV1 { var title: String = \"\"; var date: Date?; var done = false; init() {} }")
+        let v2 = Self.schema(
+            "Event.self", "    @Model final class Event { var title: String = \"\"; var date: Date?; var note: String?; init() {} }",
+            version: "2, 0, 0", name: "V2")
+        let imported = try Self.imported(["V1.swift": v1, "V2.swift": v2])
+        #expect(imported.output.files.map(\.name) == ["event", "event_v1"])
+        #expect(imported.description("event_v1").contains(#""removed_at_version": "2.0.0""#))
+        #expect(
+            imported.notes.contains(
+                "V2.swift:5: note: Event comes at 2.0.0 where EventV1 goes, with 2 of the same properties (date, title): SwiftData names an entity by its class, so it sees a new entity and does not carry EventV1's rows, and neither does this import; if the class was renamed, write a stage at 2.0.0 that copies them"
+            ), "\(imported.notes)")
+    }
+
     @Test func severalPlansNeedOneChosen() throws {
         let files = [
             "A.swift": Self.schema("Item.self", "    @Model final class Item { var name: String = \"\"; init() {} }"),
