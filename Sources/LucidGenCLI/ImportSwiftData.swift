@@ -9,8 +9,9 @@ struct ImportSwiftData: ParsableCommand {
         abstract: "Write the descriptions of a SwiftData app's whole history (its VersionedSchemas), one file per entity.",
         discussion: """
             Reads the Swift files under each path with swift-syntax (through lucidgen-swiftdata, a separate \
-            executable of this package: `swift build --product lucidgen-swiftdata`; it is found beside lucidgen, \
-            in $LUCIDGEN_SWIFTDATA or on the PATH) and resolves them as SwiftData does: the SchemaMigrationPlan's \
+            executable of this package: `swift build -c release --product lucidgen-swiftdata`; it is found in \
+            $LUCIDGEN_SWIFTDATA, beside lucidgen (a debug lucidgen takes the release one of its build folder \
+            first) or on the PATH) and resolves them as SwiftData does: the SchemaMigrationPlan's \
             schemas, in its order, are the history (without a plan, every VersionedSchema by its \
             versionIdentifier; with several plans, --plan names the app's); each schema's versionIdentifier \
             (Schema.Version(a, b, c) with literals) is its lucidgen version; each schema's models resolve as \
@@ -85,7 +86,7 @@ struct ImportSwiftData: ParsableCommand {
     static func readSources(_ paths: [String]) throws -> SwiftDataSources {
         guard let reader = readerExecutable() else {
             printError(
-                "error: lucidgen-swiftdata, which reads Swift sources for import swiftdata, is not beside lucidgen, in $LUCIDGEN_SWIFTDATA (an executable file) or on the PATH: build it with `swift build --product lucidgen-swiftdata` in lucidgen's package\n"
+                "error: lucidgen-swiftdata, which reads Swift sources for import swiftdata, is not beside lucidgen, in $LUCIDGEN_SWIFTDATA (an executable file) or on the PATH: build it with `swift build -c release --product lucidgen-swiftdata` in lucidgen's package\n"
             )
             throw ExitCodes.inputErrors
         }
@@ -116,8 +117,13 @@ struct ImportSwiftData: ParsableCommand {
             return manager.isExecutableFile(atPath: given) ? given : nil
         }
         if let own = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            let beside = own.appendingPathComponent("lucidgen-swiftdata").path
-            if manager.isExecutableFile(atPath: beside) { return beside }
+            // A debug lucidgen takes the release reader of the same build folder first: swift-syntax's parser
+            // is about 30 times faster optimized (a 119,000-line app: 0.6 s against 17.6 s).
+            var candidates = [own.appendingPathComponent("lucidgen-swiftdata").path]
+            if own.lastPathComponent == "debug" {
+                candidates.insert(own.deletingLastPathComponent().appendingPathComponent("release/lucidgen-swiftdata").path, at: 0)
+            }
+            if let found = candidates.first(where: manager.isExecutableFile(atPath:)) { return found }
         }
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let candidate = (String(folder) as NSString).appendingPathComponent("lucidgen-swiftdata")

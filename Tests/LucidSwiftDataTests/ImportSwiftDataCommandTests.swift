@@ -87,6 +87,6 @@ import Testing
             lucidgenBinary, ["import", "swiftdata", "."], in: project.root,
             environment: ["LUCIDGEN_SWIFTDATA": "/nonexistent/lucidgen-swiftdata"])
         #expect(result.status == 1)
-        #expect(result.error.contains("build it with `swift build --product lucidgen-swiftdata`"), "\(result.error)")
+        #expect(result.error.contains("build it with `swift build -c release --product lucidgen-swiftdata`"), "\(result.error)")
     }
 }
