@@ -126,6 +126,17 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
         return conflicts
     }
 
+    /// Whether `operation` can meet an app's object at all (what ``find(in:from:objects:)`` checks): an added
+    /// column, a dropped index, a filled join table … never can, so that a step of only these reads none.
+    static func canConflict(_ operation: MigrationOperation) -> Bool {
+        switch operation {
+        case .renameTable, .createTable, .createSearch, .renameColumn, .dropColumn, .rebuildTable, .transformTable, .dropTable,
+            .createIndex:
+            true
+        case .addColumn, .dropIndex, .fillJoinTable, .dropSearch, .rewriteKinds, .moveRows: false
+        }
+    }
+
     /// The pending cleanup items of a store as the operations they run.
     static func operations(of items: [PendingCleanup.Item]) -> [MigrationOperation] {
         items.compactMap { item in

@@ -97,6 +97,8 @@ extension StoreMigrator {
         throws -> [AppObjectConflict]
     {
         let operations = AppObjectConflict.operations(of: cleanup) + step.operations
+        // An O(1) step of added columns reads no app objects: none of its operations can meet one.
+        guard operations.contains(where: AppObjectConflict.canConflict) else { return [] }
         // Which columns a view reads and what an app table's foreign keys reference matter only to a step
         // that removes columns or tables: an added or renamed column costs no view compiled.
         let removes = operations.contains {
