@@ -99,8 +99,7 @@ struct ImportCoreData: ParsableCommand {
         } catch let error as CoreDataImportError {
             try refuse([error])
         } catch let refusals as CoreDataImportRefusals {
-            for note in refusals.notes { print("\(displayPath(inPackage(note.location))): note: \(note.message)") }
-            try refuse(refusals.errors)
+            try refuse(refusals.errors, notes: refusals.notes)
         }
         do {
             let found = CoreDataMappingModel.besides(package)
@@ -126,10 +125,8 @@ struct ImportCoreData: ParsableCommand {
     }
 
     /// Prints every refusal, located, and stops with nothing written.
-    private func refuse(_ errors: [CoreDataImportError]) throws -> Never {
-        for error in errors { printError("\(displayPath(inPackage(error.location))): error: \(error.message)\n") }
-        printError("import: nothing was written (\(errors.count) error\(errors.count == 1 ? "" : "s"))\n")
-        throw ExitCodes.inputErrors
+    private func refuse(_ errors: [CoreDataImportError], notes: [CoreDataImporter.Note] = []) throws -> Never {
+        try ImportWriter.refuse(errors, notes: notes, location: { displayPath(inPackage($0)) })
     }
 
     private func samePath(_ a: String, _ b: String) -> Bool {

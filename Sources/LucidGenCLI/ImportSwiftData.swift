@@ -54,32 +54,17 @@ struct ImportSwiftData: ParsableCommand {
         let result: CoreDataImporter.Output
         do {
             history = try SwiftDataHistory.resolve(sources, plan: plan)
+            result = try history.imported()
         } catch {
-            try refuse(error)
+            try ImportWriter.refuse(error.errors, notes: error.notes, location: displayPath)
         }
-        do {
-            result = history.located(try CoreDataImporter.run(history.package))
-        } catch let refusals as CoreDataImportRefusals {
-            try refuse(history.located(refusals))
-        } catch let error as CoreDataImportError {
-            try refuse(history.located(CoreDataImportRefusals(errors: [error], notes: [])))
-        }
-        var located = result
-        located.notes = history.notes + result.notes
         let order = history.package.versions.map { "\($0.model.name) → \($0.version.string)" }
         var writer = writing.writer
         writer.stagesSource = "the app's SwiftData MigrationStage.custom stages (lucidgen import swiftdata)"
         writer.stagesShortSource = "the SwiftData custom stages"
         try writer.write(
-            located, stages: history.stages, otherNotes: [], title: paths.joined(separator: " "),
+            result, stages: history.stages, otherNotes: [], title: paths.joined(separator: " "),
             order: (history.package.orderBasis, order), versions: history.package.versions.count, noteLocation: { displayPath($0) })
-    }
-
-    private func refuse(_ refusals: CoreDataImportRefusals) throws -> Never {
-        for note in refusals.notes { print("\(displayPath(note.location)): note: \(note.message)") }
-        for error in refusals.errors { printError("\(displayPath(error.location)): error: \(error.message)\n") }
-        printError("import: nothing was written (\(refusals.errors.count) error\(refusals.errors.count == 1 ? "" : "s"))\n")
-        throw ExitCodes.inputErrors
     }
 
     /// Runs `lucidgen-swiftdata` on `paths` and decodes what it prints.

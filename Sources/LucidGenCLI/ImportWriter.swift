@@ -136,6 +136,15 @@ struct ImportWriter {
         )
     }
 
+    /// Prints the notes and every refusal, each at `location(…)` of where the importer put it, and stops with
+    /// nothing written.
+    static func refuse(_ errors: [CoreDataImportError], notes: [CoreDataImporter.Note], location: (String) -> String) throws -> Never {
+        for note in notes { print("\(location(note.location)): note: \(note.message)") }
+        for error in errors { printError("\(location(error.location)): error: \(error.message)\n") }
+        printError("import: nothing was written (\(errors.count) error\(errors.count == 1 ? "" : "s"))\n")
+        throw ExitCodes.inputErrors
+    }
+
     /// The `stages` block of a config for the mapping models' stages ("" when there are none).
     static func stagesYAML(_ stages: [CoreDataMappingStages.Stage], from source: String) -> String {
         guard !stages.isEmpty else { return "" }

@@ -71,7 +71,7 @@ package enum SwiftDataSourceReader {
 /// The walk over every file; stages are collected first and attached to their plans at the end, since a
 /// plan may name a stage declared after it or in another file.
 private struct Walker {
-    var stageDeclarations: [(name: String?, scope: [String], stage: SwiftDataSources.Stage, call: String)] = []
+    var stageDeclarations: [(name: String?, scope: [String], stage: SwiftDataSources.Stage)] = []
     var pendingPlans: [(plan: SwiftDataSources.Plan, stageItems: [StageItem])] = []
 
     enum StageItem {
@@ -127,7 +127,7 @@ private final class FileVisitor: SyntaxVisitor {
     var aliases: [SwiftDataSources.Alias] = []
     var valueTypes: [SwiftDataSources.ValueType] = []
     var problems: [SwiftDataSources.Problem] = []
-    var stageDeclarations: [(name: String?, scope: [String], stage: SwiftDataSources.Stage, call: String)] = []
+    var stageDeclarations: [(name: String?, scope: [String], stage: SwiftDataSources.Stage)] = []
     var plans: [(plan: SwiftDataSources.Plan, stageItems: [Walker.StageItem])] = []
 
     init(file: Int, converter: SourceLocationConverter) {
@@ -216,7 +216,7 @@ private final class FileVisitor: SyntaxVisitor {
         }
         var named = stage
         named.name = name
-        stageDeclarations.append((name, scope, named, node.calledExpression.trimmedDescription))
+        stageDeclarations.append((name, scope, named))
         return .skipChildren
     }
 
@@ -306,16 +306,13 @@ private final class FileVisitor: SyntaxVisitor {
             problem(node, "the VersionedSchema \(name) has no static versionIdentifier")
         }
         var references: [SwiftDataSources.TypeReference] = []
-        var modelsPlace: SwiftDataSources.Place?
         if let member = staticMember("models", in: members) {
-            modelsPlace = place(member.binding)
             references = typeList(member.value, what: "\(name).models", at: member.binding, inside: name)
         } else {
             problem(node, "the VersionedSchema \(name) has no static models")
         }
         return .init(
-            name: name, scope: scope, place: place(node), version: version, versionPlace: versionPlace, models: references,
-            modelsPlace: modelsPlace)
+            name: name, scope: scope, place: place(node), version: version, versionPlace: versionPlace, models: references)
     }
 
     /// `[A.self, B.self]` as type references; anything else a problem.

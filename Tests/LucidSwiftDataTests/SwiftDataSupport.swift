@@ -40,15 +40,8 @@ struct SwiftDataApp {
 
     func imported(plan: String? = nil) throws -> Imported {
         let history = try SwiftDataHistory.resolve(try sources(), plan: plan)
-        let output: CoreDataImporter.Output
-        do {
-            output = history.located(try CoreDataImporter.run(history.package))
-        } catch let refusals as CoreDataImportRefusals {
-            throw history.located(refusals)
-        } catch let error as CoreDataImportError {
-            throw history.located(CoreDataImportRefusals(errors: [error], notes: []))
-        }
-        return Imported(history: history, output: output, notes: (history.notes + output.notes).map(\.description))
+        let output = try history.imported()
+        return Imported(history: history, output: output, notes: output.notes.map(\.description))
     }
 
     /// The refusals of an import that must fail: `location: error: message` lines.

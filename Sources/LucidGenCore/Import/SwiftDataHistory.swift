@@ -35,17 +35,26 @@ package struct SwiftDataHistory {
             return "\(place.file < files.count ? files[place.file] : "?"):\(place.line)"
         }
 
-        /// The importer's result with its locations in the sources.
-        package func located(_ output: CoreDataImporter.Output) -> CoreDataImporter.Output {
-            var output = output
-            output.notes = output.notes.map { .init(location: sourceLocation($0.location), message: $0.message) }
-            return output
-        }
-
-        package func located(_ refusals: CoreDataImportRefusals) -> CoreDataImportRefusals {
-            .init(
-                errors: refusals.errors.map { .init(location: sourceLocation($0.location), message: $0.message) },
-                notes: refusals.notes.map { .init(location: sourceLocation($0.location), message: $0.message) })
+        /// ``CoreDataImporter`` run on ``package``: the descriptions and origin, with every note (this
+        /// resolution's, then the importer's) and every refusal at the source's `File.swift:line`.
+        package func imported() throws(CoreDataImportRefusals) -> CoreDataImporter.Output {
+            func located(_ note: CoreDataImporter.Note) -> CoreDataImporter.Note {
+                .init(location: sourceLocation(note.location), message: note.message)
+            }
+            func located(_ error: CoreDataImportError) -> CoreDataImportError {
+                .init(location: sourceLocation(error.location), message: error.message)
+            }
+            do {
+                var output = try CoreDataImporter.run(package)
+                output.notes = notes + output.notes.map(located)
+                return output
+            } catch let refusals as CoreDataImportRefusals {
+                throw CoreDataImportRefusals(errors: refusals.errors.map(located), notes: notes + refusals.notes.map(located))
+            } catch let error as CoreDataImportError {
+                throw CoreDataImportRefusals(errors: [located(error)], notes: notes)
+            } catch {
+                throw CoreDataImportRefusals(errors: [.init(location: files.first ?? ".", message: "\(error)")], notes: notes)
+            }
         }
     }
 

@@ -56,9 +56,8 @@ package struct SwiftDataSources: Codable, Sendable, Equatable {
         package var versionPlace: Place?
         /// The `models` list's elements, in order.
         package var models: [TypeReference]
-        package var modelsPlace: Place?
         package init(
-            name: String, scope: [String], place: Place, version: [Int]?, versionPlace: Place?, models: [TypeReference], modelsPlace: Place?
+            name: String, scope: [String], place: Place, version: [Int]?, versionPlace: Place?, models: [TypeReference]
         ) {
             self.name = name
             self.scope = scope
@@ -66,7 +65,6 @@ package struct SwiftDataSources: Codable, Sendable, Equatable {
             self.version = version
             self.versionPlace = versionPlace
             self.models = models
-            self.modelsPlace = modelsPlace
         }
         package var qualifiedName: String { (scope + [name]).joined(separator: ".") }
     }

@@ -259,10 +259,10 @@ package enum StoreSchemaReader {
 
         init(_ sql: String) {
             let tokens = SQLTokens(sql)
-            autoincrement = tokens.contains(keyword: "autoincrement")
             // The clauses that need the definitions split are found among the words already read (a Foundation
             // search per word cost more than the rest of the table's reading on an O(1) step).
             let bare = tokens.bareWords
+            autoincrement = bare.contains("autoincrement")
             let collate = bare.contains("collate"), conflict = bare.contains("conflict")
             let constrained = bare.contains("check") || bare.contains("as") || bare.contains("generated")
             mayHaveTableOptions = bare.contains("without") || bare.contains("strict")

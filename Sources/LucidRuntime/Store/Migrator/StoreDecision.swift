@@ -173,9 +173,10 @@ extension StoreMigrator {
         // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
         // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).
         let owned = OwnedNames(versions)
-        let tables = try StoreSchemaReader.tables(db, owned: owned)
+        let listing = try StoreSchemaReader.Listing(db)
+        let tables = try StoreSchemaReader.tables(db, owned: owned, listing: listing)
         if tables.isEmpty { return .emptyDatabase }
-        let search = try StoreSchemaReader.searchObjects(db, owned: owned)
+        let search = try StoreSchemaReader.searchObjects(db, owned: owned, listing: listing)
         // A store an app numbered with `PRAGMA user_version` (FMDB, SQLite.swift, raw SQL) is recognised by its
         // rung: user_version N names version N.0, taken when its tables are N.0's (also when a later version
         // has the same tables); else the tables decide, and the status and the log say the rung disagrees.
@@ -231,9 +232,10 @@ extension StoreMigrator {
     func recordedTablesDifferences(_ schema: Schema, _ db: Database) throws -> [String] {
         let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
         let owned = OwnedNames([schema], pendingCleanup: pending)
+        let listing = try StoreSchemaReader.Listing(db)
         return StoreSchemaReader.differences(
-            expected: schema, actual: try StoreSchemaReader.tables(db, owned: owned),
-            search: try StoreSchemaReader.searchObjects(db, owned: owned),
+            expected: schema, actual: try StoreSchemaReader.tables(db, owned: owned, listing: listing),
+            search: try StoreSchemaReader.searchObjects(db, owned: owned, listing: listing),
             tolerated: PendingCleanup.tolerance(of: pending))
     }
 
@@ -241,8 +243,9 @@ extension StoreMigrator {
     /// message); nil when none.
     private func versionOfTables(_ db: Database) throws -> SchemaVersion? {
         let owned = OwnedNames(versions)
-        let tables = try StoreSchemaReader.tables(db, owned: owned)
-        let search = try StoreSchemaReader.searchObjects(db, owned: owned)
+        let listing = try StoreSchemaReader.Listing(db)
+        let tables = try StoreSchemaReader.tables(db, owned: owned, listing: listing)
+        let search = try StoreSchemaReader.searchObjects(db, owned: owned, listing: listing)
         return versions.reversed().first { StoreSchemaReader.differences(expected: $0, actual: tables, search: search).isEmpty }?.version
     }
 
