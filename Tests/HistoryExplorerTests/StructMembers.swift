@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 
 /// The struct subtypes' member history (`point`, and `frame`, which nests `point` as `origin`): members
 /// added, removed, renamed and made optional or required at versions, as the struct files write them.
@@ -160,24 +161,21 @@ extension Workspace {
 
     /// The struct files with their member history so far.
     func structFile(_ name: String) -> String {
-        let items = (structs[name] ?? []).map { member -> String in
-            var parts = ["\"name\": \(json(member.name))", "\"property_type\": \(json(member.type))"]
-            if member.nullable { parts.append("\"nullable\": true") }
-            if let value = member.defaultJSON { parts.append("\"default_value\": \(value)") }
-            if let added = member.addedAt { parts.append("\"added_at_version\": \(json(added))") }
-            if let removed = member.removedAt { parts.append("\"removed_at_version\": \(json(removed))") }
+        let members = (structs[name] ?? []).map { member in
+            var item = SubtypeDocument.Member(
+                name: member.name, type: member.type, nullable: member.nullable, defaultValue: member.defaultJSON.map(documentValue))
+            item.addedAtVersion = member.addedAt
+            item.removedAtVersion = member.removedAt
             if let previous = member.previousName, let renamed = member.renamedAt {
-                parts.append("\"previous_name\": \(json(previous)), \"renamed_at_version\": \(json(renamed))")
+                item.previousName = previous
+                item.renamedAtVersion = renamed
             }
-            if !member.typeHistory.isEmpty {
-                let history = member.typeHistory.map {
-                    "{ \"until_version\": \(json($0.until)), \"nullable\": \($0.nullable), \"default_value\": \($0.defaultJSON ?? "null") }"
-                }
-                parts.append("\"type_history\": [" + history.joined(separator: ", ") + "]")
+            item.typeHistory = member.typeHistory.map {
+                .init(untilVersion: $0.until, nullable: $0.nullable, defaultValue: $0.defaultJSON.map(documentValue) ?? .null)
             }
-            return "{ " + parts.joined(separator: ", ") + " }"
+            return item
         }
-        return "{ \"name\": \(json(name)), \"properties\": [\n    " + items.joined(separator: ",\n    ") + "\n] }\n"
+        return DescriptionWriter.json(SubtypeDocument(name: name, kind: .members(members)))
     }
 
     // MARK: Applying member edits

@@ -588,19 +588,19 @@ struct Workspace: Sendable {
 
     /// `status` with its case history so far: plain names for cases that never changed.
     func statusFile() -> String {
-        let items = statusCases.map { item -> String in
-            var parts: [String] = []
-            if let added = item.addedAt { parts.append("\"added_at_version\": \(json(added))") }
+        let cases = statusCases.map { item in
+            var entry = SubtypeDocument.Case(name: item.name, addedAtVersion: item.addedAt)
             if let previous = item.previousName, let renamed = item.renamedAt {
-                parts.append("\"previous_name\": \(json(previous)), \"renamed_at_version\": \(json(renamed))")
+                entry.previousName = previous
+                entry.renamedAtVersion = renamed
             }
             if let removed = item.removedAt {
-                parts.append("\"removed_at_version\": \(json(removed))")
-                if !item.byApp { parts.append("\"fallback\": \(item.fallbackName.map(json) ?? "null")") }
+                entry.removedAtVersion = removed
+                if !item.byApp { entry.fallback = .some(item.fallbackName) }
             }
-            return parts.isEmpty ? json(item.name) : "{ \"name\": \(json(item.name)), " + parts.joined(separator: ", ") + " }"
+            return entry
         }
-        return "{ \"name\": \"status\", \"cases\": [\n    " + items.joined(separator: ",\n    ") + "\n] }\n"
+        return DescriptionWriter.json(SubtypeDocument(name: "status", kind: .cases(cases)))
     }
 
     /// An entity as its description document: what the writer of `describe` and `import coredata` writes.
@@ -704,7 +704,7 @@ enum Subtypes {
     /// The scalar types of added members (those with a default in ``TypeChanges/defaultJSON(for:)``).
     static let memberTypes = ["string", "int", "double", "bool"]
     static let files: [String: String] = [
-        "permissions": "{ \"name\": \"permissions\", \"options\": [\(options.map(json).joined(separator: ", "))] }\n"
+        "permissions": DescriptionWriter.json(SubtypeDocument(name: "permissions", kind: .options(options)))
     ]
 }
 
