@@ -20,9 +20,9 @@
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
 //   LucidGenStore the generator's work on stores, which needs SQLite: describe's reading, the check report,
 //                 fixtures, release, the schema and sample-rows trials, the store files --stores names, the
-//                 project's versions for plan, migrate and status, plan's and migrate's work on one store;
-//                 each takes values and returns a report (LucidGenCore, LucidRuntime, LucidCoreData,
-//                 LucidTesting, GRDB). Not a product: only the CLI links it.
+//                 project's versions for plan, migrate and status, plan's and migrate's work on one store
+//                 and on a fleet; each takes values and returns a report (LucidGenCore, LucidRuntime,
+//                 LucidFleet, LucidCoreData, LucidTesting, GRDB). Not a product: only the CLI links it.
 //   LucidGenCLI   the `lucidgen` commands: each parses its options, asks LucidGenStore (or the runtime) and
 //                 prints (LucidGenCore, LucidGenStore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
 //                 ArgumentParser)
@@ -124,6 +124,7 @@ let package = Package(
                 "LucidRuntime",
                 "LucidTesting",
                 "LucidCoreData",
+                "LucidFleet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The sqlite3 C API: the schema trial names the SQLite that tried it.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

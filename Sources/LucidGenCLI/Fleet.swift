@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import LucidFleet
 import LucidGenCore
 import LucidGenStore
@@ -62,55 +61,23 @@ struct FleetMigration {
         if let report, let problem = OutputFile.problem(writing: absolutePath(report)) {
             throw ValidationError("--report \(report): \(problem)")
         }
-        let resolved = try options.resolve()
-        let (versions, stages) = (resolved.versions, resolved.stages)
-        let target = versions[versions.count - 1].version
+        var settings = FleetWork.Settings()
+        (settings.jobs, settings.canary, settings.maxFailures) = (jobs, canary, maxFailures)
+        (settings.dryRun, settings.deferCleanup, settings.finishCleanup) = (dryRun, deferCleanup, finishCleanup)
+        (settings.wholePath, settings.traceSQL, settings.busyTimeout) = (wholePath, traceSQL, options.busyTimeout)
+        let work = FleetWork(try options.resolve(), settings: settings)
+        let target = work.target
         let paths = try selection.paths(stores)
-        // Each version's checksum once for the whole fleet, not once per store.
-        let history = SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum))
-        var storeOptions = StoreOptions()
-        storeOptions.declaredStages = stages
-        storeOptions.deferCleanup = deferCleanup
-        storeOptions.atomicity = wholePath ? .wholePath : .perStep
-        storeOptions.logger.logLevel = traceSQL ? .trace : .warning
-        storeOptions.busyTimeout = options.busyTimeout
-        // Files handed to the CLI may come from anywhere: each record is checked against its tables.
-        storeOptions.versionRecordCheck = .always
-        var fleet = StoreFleet(history: history, options: storeOptions, limits: .init(jobs: jobs, canary: canary, maxFailures: maxFailures))
-        fleet.checksPagesFirst = true
         if paths.isEmpty {
             print("No store in \(stores) (\(selection.described)); nothing to do.")
             try write(FleetReport(source: stores, target: target.string, dryRun: dryRun, jobs: jobs, reports: [], stopped: nil, elapsed: 0))
             return
         }
-        if !stages.isEmpty { try refuseStagesUpFront(fleet, paths: paths) }
+        try refuse(work.stagesOnPath(paths))
 
         let began = Date()
         let display = FleetDisplay(total: paths.count, interactive: isatty(STDERR_FILENO) == 1, verbose: verbose)
-        let finishCleanup = self.finishCleanup
-        let dryRun = self.dryRun
-        let logger = storeOptions.logger
-        let job: FleetRun.Job = { [fleet] path, stopRequested in
-            let cleanup: ((DatabaseQueue) throws(StoreError) -> Void)? =
-                !finishCleanup
-                ? nil
-                : { database throws(StoreError) in
-                    try LucidStore.finishDeferredCleanup(database, history: history, logger: logger)
-                }
-            guard dryRun else { return fleet.migrateStore(atPath: path, stopRequested: stopRequested, afterOpening: cleanup) }
-            let copy: String
-            do {
-                copy = try DryRunCopy.make(of: path)
-            } catch {
-                return StoreFleet.StoreReport(
-                    path: path, outcome: .failed(.cannotWrite(path: path, message: "could not copy it for the dry run: \(error)")))
-            }
-            defer { DryRunCopy.remove(copy) }
-            var report = fleet.migrateStore(atPath: copy, stopRequested: stopRequested, afterOpening: cleanup)
-            report.path = path
-            return report
-        }
-        let run = fleet.run(paths, job: job, deliver: { display.add($0) })
+        let run = work.fleet.run(paths, job: work.job, deliver: { display.add($0) })
         // SIGINT or SIGTERM (an operator's Ctrl-C, a deploy's stop): no new store starts, the stores in
         // flight stop after their current step, and the report is written; a second signal ends at once.
         let interruption = FleetInterruption { signal in
@@ -147,142 +114,21 @@ struct FleetMigration {
         }
     }
 
-    /// A stage (the app's code) on the path of some stores: the command cannot run it, so it refuses
+    /// Stages (the app's code) on the path of some stores: the command cannot run them, so it refuses
     /// once, before any store changes, naming each stage and the stores whose path passes it.
-    func refuseStagesUpFront(_ fleet: StoreFleet, paths: [String]) throws {
-        let surveys = fleet.survey(paths)
-        var stepsFrom: [SchemaVersion: [MigrationStep]] = [:]
-        var concerned: [(stage: MigrationStep, paths: [String])] = []
-        for (path, survey) in zip(paths, surveys) {
-            guard case .store(let version) = survey else { continue }
-            if stepsFrom[version] == nil {
-                do {
-                    stepsFrom[version] = try fleet.steps(from: version)
-                } catch {
-                    stepsFrom[version] = []
-                }
-            }
-            for step in stepsFrom[version]! {
-                guard case .explicit = step.kind else { continue }
-                if let index = concerned.firstIndex(where: { $0.stage.from == step.from && $0.stage.to == step.to }) {
-                    concerned[index].paths.append(path)
-                } else {
-                    concerned.append((step, [path]))
-                }
-            }
-        }
+    func refuse(_ concerned: [FleetWork.StageOnPath]) throws {
         guard let before = concerned.map(\.stage.from).min() else { return }
-        for (stage, paths) in concerned {
+        for item in concerned {
+            let paths = item.paths
             let shown = paths.prefix(5).joined(separator: ", ") + (paths.count > 5 ? " and \(paths.count - 5) more" : "")
             printError(
-                "error: the path of \(paths.count) store\(paths.count == 1 ? "" : "s") passes the app's stage \(stage.label), which `lucidgen migrate` cannot run (the app's code): \(shown).\n"
+                "error: the path of \(paths.count) store\(paths.count == 1 ? "" : "s") passes the app's stage \(item.stage.label), which `lucidgen migrate` cannot run (the app's code): \(shown).\n"
             )
         }
         printError(
             "No store was changed. Migrate up to the stage with --to \(before) (each store stops before it), then let the app run it: open each store from the app with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>), or migrate the fleet from the app with StoreFleet.\n"
         )
         throw ExitCodes.storeError
-    }
-}
-
-/// What `--report` writes: the run, and each store in path order.
-struct FleetReport: Encodable {
-    /// The `--stores` argument.
-    var stores: String
-    var newestVersion: String
-    var dryRun: Bool
-    var jobs: Int
-    var total: Int
-    var counts: Counts
-    /// Why the run stopped starting stores (`canary failed`, `max failures reached`), or nil.
-    var stoppedEarly: String?
-    var durationSeconds: Double
-    var results: [Entry]
-
-    struct Counts: Encodable {
-        var migrated = 0
-        var current = 0
-        var failed = 0
-        var notAStore = 0
-        var stoppedBetweenSteps = 0
-        var notStarted = 0
-    }
-
-    struct Entry: Encodable {
-        var path: String
-        var versionBefore: String?
-        var versionAfter: String?
-        var steps: [String]
-        var durationSeconds: Double
-        /// `migrated`, `current`, `failed`, `not a store`, `stopped between steps`, `not started`.
-        var outcome: String
-        var error: String?
-        var nextStep: String?
-    }
-
-    init(
-        source: String, target: String, dryRun: Bool, jobs: Int, reports: [StoreFleet.StoreReport], stopped: StoreFleet.StopReason?,
-        elapsed: TimeInterval
-    ) {
-        stores = source
-        newestVersion = target
-        self.dryRun = dryRun
-        self.jobs = jobs
-        total = reports.count
-        counts = Counts()
-        stoppedEarly = stopped.map(Self.words)
-        durationSeconds = (elapsed * 1000).rounded() / 1000
-        results = reports.map { report in
-            var entry = Entry(
-                path: report.path, versionBefore: report.versionBefore?.string, versionAfter: report.versionAfter?.string,
-                steps: report.steps.map(\.label),
-                durationSeconds: (report.duration * 1000).rounded() / 1000, outcome: "", nextStep: report.nextStep)
-            switch report.outcome {
-            case .migrated: entry.outcome = "migrated"
-            case .alreadyCurrent: entry.outcome = "current"
-            case .failed(let error):
-                entry.outcome = "failed"
-                entry.error = error.problem
-                if case .missingStage = error { entry.nextStep = cliDescription(error) }
-            case .notAStore(let what):
-                entry.outcome = "not a store"
-                entry.error = what
-            case .stoppedBetweenSteps: entry.outcome = "stopped between steps"
-            case .notStarted(let reason):
-                entry.outcome = "not started"
-                entry.error = "the run stopped before this store (\(Self.words(reason)))"
-            }
-            return entry
-        }
-        for entry in results {
-            switch entry.outcome {
-            case "migrated": counts.migrated += 1
-            case "current": counts.current += 1
-            case "failed": counts.failed += 1
-            case "not a store": counts.notAStore += 1
-            case "stopped between steps": counts.stoppedBetweenSteps += 1
-            default: counts.notStarted += 1
-            }
-        }
-    }
-
-    static func words(_ reason: StoreFleet.StopReason) -> String {
-        switch reason {
-        case .canaryFailed: "canary failed"
-        case .tooManyFailures: "max failures reached"
-        case .cancelled: "interrupted"
-        }
-    }
-
-    /// One line: how many stores did what, and how long it took.
-    var summary: String {
-        var parts = ["\(counts.migrated) migrated", "\(counts.current) already at \(newestVersion)"]
-        if counts.failed > 0 { parts.append("\(counts.failed) failed") }
-        if counts.notAStore > 0 { parts.append("\(counts.notAStore) not a lucidgen store") }
-        if counts.stoppedBetweenSteps > 0 { parts.append("\(counts.stoppedBetweenSteps) stopped between steps") }
-        if counts.notStarted > 0 { parts.append("\(counts.notStarted) not started (\(stoppedEarly ?? "stopped"))") }
-        return "\(total) store\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ")
-            + String(format: "; %.1f s, %d job%@.", durationSeconds, jobs, jobs == 1 ? "" : "s")
     }
 }
 

@@ -216,31 +216,6 @@ struct FleetStatus {
     var format: Status.Format
     var busyTimeout: Double
 
-    /// What `--format json` prints.
-    struct Report: Encodable {
-        var stores: String
-        var newestVersion: String
-        var total: Int
-        var versions: [VersionCount]
-        var notAStore: [Problem]
-        var refused: [Problem]
-
-        struct VersionCount: Encodable {
-            var version: String
-            var stores: Int
-            /// `current`, `needs migrating`, `newer than this project`.
-            var state: String
-            /// The steps to the newest version (nil for a newer version).
-            var steps: Int?
-        }
-
-        struct Problem: Encodable {
-            var path: String
-            var problem: String
-            var nextStep: String?
-        }
-    }
-
     func run() throws {
         guard let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil) else {
             throw ValidationError(
@@ -248,37 +223,7 @@ struct FleetStatus {
             )
         }
         let resolved = try StoreCommandOptions.parse(["--config", configPath]).resolve()
-        let (versions, stages) = (resolved.versions, resolved.stages)
-        let newest = versions[versions.count - 1].version
-        let paths = try selection.paths(stores)
-        var options = StoreOptions()
-        options.declaredStages = stages
-        options.busyTimeout = busyTimeout
-        options.versionRecordCheck = .always
-        let fleet = StoreFleet(
-            history: SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum)),
-            options: options)
-        var counts: [SchemaVersion: Int] = [:]
-        var report = Report(stores: stores, newestVersion: newest.string, total: paths.count, versions: [], notAStore: [], refused: [])
-        for (path, survey) in zip(paths, fleet.survey(paths)) {
-            switch survey {
-            case .store(let version): counts[version, default: 0] += 1
-            case .refused(.storeIsNewer(let version, _)): counts[version, default: 0] += 1
-            case .refused(let error): report.refused.append(.init(path: path, problem: error.problem, nextStep: error.nextStep))
-            case .notAStore(let what):
-                report.notAStore.append(
-                    .init(path: path, problem: what, nextStep: StoreFleet.StoreReport(path: path, outcome: .notAStore(what)).nextStep))
-            }
-        }
-        for (version, count) in counts.sorted(by: { $0.key > $1.key }) {
-            if version > newest {
-                report.versions.append(.init(version: version.string, stores: count, state: "newer than this project", steps: nil))
-            } else {
-                let steps = (try? fleet.steps(from: version).count) ?? 0
-                report.versions.append(
-                    .init(version: version.string, stores: count, state: steps == 0 ? "current" : "needs migrating", steps: steps))
-            }
-        }
+        let report = FleetWork.survey(resolved, stores: stores, paths: try selection.paths(stores), busyTimeout: busyTimeout)
         switch format {
         case .json:
             let encoder = JSONEncoder()
@@ -290,7 +235,7 @@ struct FleetStatus {
         if !report.notAStore.isEmpty || !report.refused.isEmpty { throw ExitCodes.storeError }
     }
 
-    static func text(_ report: Report, described: String) -> String {
+    static func text(_ report: FleetSurvey, described: String) -> String {
         guard report.total > 0 else { return "No store in \(report.stores) (\(described))." }
         var lines = [
             "\(report.stores): \(report.total) store\(report.total == 1 ? "" : "s"); this project's newest version is \(report.newestVersion)."

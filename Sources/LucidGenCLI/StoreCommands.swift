@@ -53,18 +53,6 @@ func refused(_ refusal: StoreRefusal) -> ExitCode {
     return exit
 }
 
-/// The error as `lucidgen` prints it: the runtime's words (written for apps), except where the CLI's own
-/// situation calls for its own next step.
-func cliDescription(_ error: StoreError) -> String {
-    switch error {
-    case .missingStage:
-        // The CLI declares the app's stages without their code (StoreOptions.declaredStages): it stops there.
-        "\(error.problem). Open the store from the app, with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>); `lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"
-    default:
-        error.description
-    }
-}
-
 struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:

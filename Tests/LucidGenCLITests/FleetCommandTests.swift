@@ -158,6 +158,20 @@ import Testing
             ), "\(result.error)")
         #expect(result.error.contains("No store was changed. Migrate up to the stage with --to 2.0"), "\(result.error)")
         #expect(paths.map { fileBytes(folder.root.appendingPathComponent($0).path) } == before)
+
+        // The same work without the command: the stage and its stores, and the stores by version, as values.
+        let resolved = try ProjectVersions.resolve(config: config, to: nil, lint: false)
+        let absolute = paths.map { folder.root.appendingPathComponent($0).path }
+        let work = FleetWork(resolved, settings: FleetWork.Settings())
+        let stages = work.stagesOnPath(absolute)
+        #expect(stages.map(\.stage.label) == ["2.0 → 2.1 (moveFlightData)"])
+        #expect(stages.first?.paths == [absolute[0], absolute[1], absolute[3]])
+        let survey = FleetWork.survey(resolved, stores: "tenants", paths: absolute, busyTimeout: 1)
+        #expect(survey.total == 4 && survey.newestVersion == work.target.string && survey.notAStore.isEmpty && survey.refused.isEmpty)
+        #expect(survey.versions.map(\.version) == ["3.0", "2.0", "1.0"])
+        #expect(survey.versions.map(\.stores) == [1, 1, 2])
+        #expect(survey.newestVersion == "4.0" && survey.versions.allSatisfy { $0.state == "needs migrating" && ($0.steps ?? 0) > 0 })
+        #expect(paths.map { fileBytes(folder.root.appendingPathComponent($0).path) } == before, "surveyed by reading only")
     }
 
     @Test func theCommandLineSaysWhichStoreOptionsGoTogether() throws {
