@@ -4,11 +4,19 @@ import Foundation
 /// Indexes: the ones the descriptions ask for (`indexed`, `unique`, `indexes`), checked, named and kept
 /// at each version.
 extension ShapeBuilder {
+    /// The indexes an entity's description asks for, checked; and the names it gives its to-one
+    /// relationships' indexes, by property.
+    struct CheckedIndexes: Sendable {
+        var indexes: [IndexDescription] = []
+        var toOneIndexNames: [String: String] = [:]
+    }
+
     /// Checks the indexes the descriptions ask for (`indexed`/`unique` on properties, the entity's
-    /// `indexes`) and records them on the timeline: every property named must be one of the entity's
-    /// (by its current name) and have a column, and no two indexes may cover the same properties.
-    func checkIndexes(of timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) {
+    /// `indexes`): every property named must be one of the entity's (by its current name) and have a
+    /// column, and no two indexes may cover the same properties.
+    func checkedIndexes(of timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) -> CheckedIndexes {
         let entity = timeline.entity
+        var toOneIndexNames: [String: String] = [:]
         var specs: [IndexDescription] = []
         for property in entity.properties where property.indexed {
             let key = property.unique ? "unique" : "indexed"
@@ -84,7 +92,7 @@ extension ShapeBuilder {
                 // The column is always indexed; a name given here is that index's (a store GRDB made names it
                 // `<table>_on_<column>`).
                 if let name = spec.name {
-                    timeline.toOneIndexNames[property.name] = name
+                    toOneIndexNames[property.name] = name
                 } else {
                     diagnostics.note(
                         "'\(entity.name).\(property.name)' is a to-one relationship, whose column is always indexed: \"indexed\" adds nothing",
@@ -101,7 +109,7 @@ extension ShapeBuilder {
             accepted.append(spec)
             if spec.unique { noteSmallUniqueIndex(spec, of: entity, &diagnostics) }
         }
-        timeline.indexes = accepted
+        return CheckedIndexes(indexes: accepted, toOneIndexNames: toOneIndexNames)
     }
 
     /// A unique index none of whose columns can take a distinct value per row (only booleans,

@@ -373,31 +373,4 @@ enum Hierarchy {
             return result
         }
     }
-
-    /// Links each timeline to its parent and children, at every version (after ``check(_:unpersisted:_:)``
-    /// found no error), and gives each root the first version at which it has a subentity.
-    static func link(_ timelines: [String: EntityTimeline]) {
-        let sorted = timelines.values.sorted(by: { $0.entity.name < $1.entity.name })
-        for timeline in sorted {
-            if let parentName = timeline.entity.parent, let parent = timelines[parentName] { timeline.parent = parent }
-            timeline.parentHistory = timeline.entity.parentHistory.map { item in
-                (until: item.untilVersion, parent: item.parent.flatMap { timelines[$0] })
-            }
-            for parentName in timeline.entity.allParents {
-                guard let parent = timelines[parentName], !parent.children.contains(where: { $0 === timeline }) else { continue }
-                parent.children.append(timeline)
-            }
-        }
-        // A root's hierarchy begins where an entity first exists below it: at its first version, or where
-        // its parent changes.
-        for timeline in sorted {
-            let moments =
-                [timeline.firstVersion] + timeline.entity.parentChanges.filter { $0 > timeline.firstVersion && timeline.exists(at: $0) }
-            for moment in moments {
-                let root = timeline.root(at: moment)
-                guard root !== timeline else { continue }
-                root.hierarchySince = min(root.hierarchySince ?? moment, moment)
-            }
-        }
-    }
 }

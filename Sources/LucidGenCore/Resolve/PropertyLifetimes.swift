@@ -4,8 +4,9 @@ import Foundation
 /// Property lifetimes: the version range of each property (`added_at_version`, `removed_at_version`), its
 /// renames (`previous_name`, `renamed_at_version` or inferred from the snapshots) and its `type_history`.
 extension ShapeBuilder {
-    /// Works out when each property was added, removed and renamed, checking the versions against the history.
-    mutating func resolveLifetimes(of timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) {
+    /// When each property was added, removed and renamed, by name, the versions checked against the history.
+    func lifetimes(of timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) -> [String: EntityTimeline.PropertyLifetime] {
+        var lifetimes: [String: EntityTimeline.PropertyLifetime] = [:]
         let entity = timeline.entity
         let history = timeline.historyVersions
         let historyList = history.map(\.string).joined(separator: ", ")
@@ -61,8 +62,9 @@ extension ShapeBuilder {
                 }
                 previousUntil = item.untilVersion
             }
-            timeline.propertyLifetimes[property.name] = lifetime
+            lifetimes[property.name] = lifetime
         }
+        return lifetimes
     }
 
     /// The version of a rename through `previous_name` without `renamed_at_version`: the only history

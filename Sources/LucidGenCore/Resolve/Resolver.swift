@@ -128,48 +128,61 @@ package enum Resolver {
     /// indexes, search and subtypes checked and the type histories the released snapshots imply added; with
     /// the shape builder (each subtype version's Swift type named) that turns them into shapes and schemas.
     struct Timelines {
-        var timelines: [String: EntityTimeline]
+        var timelines: TimelineSet
         var context: ShapeBuilder
     }
 
+    /// The timelines in steps, each a new ``TimelineSet`` from the one before: linked into their hierarchy,
+    /// then every property's lifetime, then the indexes and the other checks that read lifetimes, then the
+    /// type histories the released snapshots imply (worked out for every entity at once, reading only).
+    /// Diagnostics keep the order of one entity's findings after another's.
     static func timelines(
         of versioned: VersionedEntities, subtypes described: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
     ) throws(GenerationFailed) -> Timelines {
         let entities = versioned.entities, versions = versioned.versions, subtypes = versioned.subtypes
-        let timelines = Dictionary(
-            uniqueKeysWithValues: entities.map { ($0.name, EntityTimeline(entity: $0, columnNaming: versioned.config.columnNaming)) })
-        Hierarchy.link(timelines)
+        let linked = TimelineSet.linked(entities, columnNaming: versioned.config.columnNaming)
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change,
         // until `lucidgen release` marks it released.
         let released = versioned.frozen.filter { $0.key < versioned.currentVersion || $0.value.snapshot.released == true }.mapValues(
             \.snapshot)
-        var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: released)
+        var context = ShapeBuilder(timelines: linked, subtypes: subtypes, frozen: released)
         // Subtypes with a history: checked, then each version's Swift type named before any shape is built.
         StructHistoryResolver.check(described, versions: versions, &diagnostics)
         EnumHistoryResolver.check(described, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
         context.structTypes = StructVersionTypes(subtypes: subtypes, versions: versions)
         context.enumTypes = EnumVersionTypes(subtypes: described, versions: versions)
+
+        var lifetimeFindings: [String: DiagnosticCollector] = [:]
+        var lifetimes: [String: [String: EntityTimeline.PropertyLifetime]] = [:]
         for entity in entities {
-            let timeline = timelines[entity.name]!
-            context.resolveLifetimes(of: timeline, &diagnostics)
-            context.checkIndexes(of: timeline, &diagnostics)
+            lifetimes[entity.name] = context.lifetimes(
+                of: linked[entity.name]!, &lifetimeFindings[entity.name, default: DiagnosticCollector()])
+        }
+        context = context.with(linked.withLifetimes(lifetimes))
+        var indexes: [String: ShapeBuilder.CheckedIndexes] = [:]
+        for entity in entities {
+            diagnostics.append(contentsOf: lifetimeFindings[entity.name]?.diagnostics ?? [])
+            let timeline = context.timelines[entity.name]!
+            indexes[entity.name] = context.checkedIndexes(of: timeline, &diagnostics)
             context.checkSearchVersions(of: timeline, &diagnostics)
             context.checkElementsFrom(of: timeline, &diagnostics)
             Self.checkSubtypesExist(for: timeline, versions: versions, subtypes: subtypes, &diagnostics)
         }
         try diagnostics.throwIfErrors()
-        // Worked out for every entity at once (reading only), then applied in order.
+        context = context.with(context.timelines.withIndexes(indexes))
+
         let builder = context
         let inferred = Parallel.map(count: entities.count) {
-            builder.inferredTypeHistories(of: timelines[entities[$0].name]!, currentVersion: versioned.currentVersion)
+            builder.inferredTypeHistories(of: builder.timelines[entities[$0].name]!, currentVersion: versioned.currentVersion)
         }
-        for (entity, result) in zip(entities, inferred) {
-            context.apply(result, to: timelines[entity.name]!, &diagnostics)
-        }
-        StructHistoryResolver.checkEntities(timelines, types: context.structTypes, subtypes: subtypes, versions: versions, &diagnostics)
+        for result in inferred { diagnostics.append(contentsOf: result.diagnostics.diagnostics) }
+        context = context.with(
+            context.timelines.withTypeHistories(Dictionary(uniqueKeysWithValues: zip(entities.map(\.name), inferred))))
+        StructHistoryResolver.checkEntities(
+            context.timelines, types: context.structTypes, subtypes: subtypes, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
-        return Timelines(timelines: timelines, context: context)
+        return Timelines(timelines: context.timelines, context: context)
     }
 
     /// Each entity's shape at each of its history versions, with its hierarchy; the Swift names checked.
@@ -899,168 +912,5 @@ extension Resolver {
                 }
             }
         }
-    }
-}
-
-/// When each entity and property exists, and under which name.
-final class EntityTimeline: @unchecked Sendable {
-    /// The description; `type_history` items inferred from released snapshots are added to its properties.
-    var entity: EntityDescription { didSet { renames = Self.renames(of: entity) } }
-    /// The `version_history` items that rename the entity, in the history's order: ``name(at:)`` is asked
-    /// for every entity at every version, and reads these rather than the whole history.
-    private var renames: [(version: SchemaVersion, previousName: String)]
-    /// The version range of each property, filled by ``ShapeBuilder/resolveLifetimes``.
-    var propertyLifetimes: [String: PropertyLifetime] = [:]
-    /// The indexes the descriptions ask for (each `indexed`/`unique` property, then `indexes`), checked by
-    /// ``ShapeBuilder/checkIndexes(of:_:)``.
-    var indexes: [IndexDescription] = []
-    /// A to-one relationship's index named by the entity's `indexes` (GRDB's `<table>_on_<column>`), by property.
-    var toOneIndexNames: [String: String] = [:]
-
-    struct PropertyLifetime {
-        var added: SchemaVersion
-        var removed: SchemaVersion?
-        var renamedAt: SchemaVersion?
-    }
-
-    /// The project's `column_naming`.
-    let columnNaming: ColumnNaming
-
-    init(entity: EntityDescription, columnNaming: ColumnNaming = .asNamed) {
-        self.entity = entity
-        self.columnNaming = columnNaming
-        self.renames = Self.renames(of: entity)
-    }
-
-    private static func renames(of entity: EntityDescription) -> [(version: SchemaVersion, previousName: String)] {
-        entity.versionHistory.compactMap { item in item.previousName.map { (item.version, $0) } }
-    }
-
-    var firstVersion: SchemaVersion { entity.versionHistory[0].version }
-    var historyVersions: [SchemaVersion] { entity.versionHistory.map(\.version) }
-
-    func exists(at version: SchemaVersion) -> Bool {
-        version >= firstVersion && (entity.removedAtVersion.map { version < $0 } ?? true)
-    }
-
-    /// The history version whose shape applies at a schema version.
-    func historyVersion(at version: SchemaVersion) -> SchemaVersion? {
-        guard exists(at: version) else { return nil }
-        // From the end, without copying the history (asked for every entity at every version).
-        return entity.versionHistory.last { $0.version <= version }?.version
-    }
-
-    /// The entity's name at a version: the `previous_name` of the first later rename, else its current name.
-    func name(at version: SchemaVersion) -> String {
-        renames.first { $0.version > version }?.previousName ?? entity.name
-    }
-
-    /// The table at a version: a subentity's rows are in its root's table.
-    func tableName(at version: SchemaVersion) -> String {
-        if let parent = parent(at: version) { return parent.tableName(at: version) }
-        return entity.persistedName ?? name(at: version)
-    }
-
-    // MARK: Entity inheritance
-
-    /// The entity this one is a subentity of (`parent`) at its newest version, linked by ``Hierarchy/link(_:)``
-    /// once the parents are valid.
-    var parent: EntityTimeline?
-    /// Its parent before each version where the parent changes (`parent_history`), oldest first.
-    var parentHistory: [(until: SchemaVersion, parent: EntityTimeline?)] = []
-    /// Its subentities at some version, by name.
-    var children: [EntityTimeline] = []
-    /// For a root: the first version at which a subentity exists, set by ``Hierarchy/link(_:)``. From then
-    /// on its table has the `kind` column and its records a `kind` property (a root stays one after its
-    /// last subentity is removed or leaves).
-    var hierarchySince: SchemaVersion?
-
-    /// The parent at a version.
-    func parent(at version: SchemaVersion) -> EntityTimeline? {
-        if let item = parentHistory.first(where: { version < $0.until }) { return item.parent }
-        return parent
-    }
-
-    /// Whether its parent changes at some version.
-    var changesParent: Bool { !parentHistory.isEmpty }
-
-    /// The root of its hierarchy at a version (itself when it has no parent then).
-    func root(at version: SchemaVersion) -> EntityTimeline {
-        var current = self
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
-        while let next = current.parent(at: version), seen.insert(ObjectIdentifier(next)).inserted { current = next }
-        return current
-    }
-
-    /// The root of its hierarchy at its newest version.
-    var root: EntityTimeline { parent?.root ?? self }
-
-    /// Its ancestors at a version, root first (empty for a root).
-    func ancestors(at version: SchemaVersion) -> [EntityTimeline] {
-        var result: [EntityTimeline] = []
-        var current = self
-        while let next = current.parent(at: version), !result.contains(where: { $0 === next }), next !== self {
-            result.insert(next, at: 0)
-            current = next
-        }
-        return result
-    }
-
-    /// Its subentities at any depth at a version, depth first, each level by name.
-    func descendants(at version: SchemaVersion) -> [EntityTimeline] {
-        children.filter { $0.parent(at: version) === self }.flatMap { [$0] + $0.descendants(at: version) }
-    }
-
-    /// Its subentities at any depth at any version (each once).
-    var everyDescendant: [EntityTimeline] {
-        var result: [EntityTimeline] = []
-        var pending = children
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
-            guard next !== self, !result.contains(where: { $0 === next }) else { continue }
-            result.append(next)
-            pending += next.children
-        }
-        return result
-    }
-
-    /// Whether the rows of this entity's table say their entity in a `kind` column at `version`.
-    func hasKind(at version: SchemaVersion) -> Bool { root(at: version).hierarchySince.map { $0 <= version } ?? false }
-
-    /// The description of property `name` (current name) of this entity or an ancestor, with the timeline
-    /// that owns it (for its names and lifetime).
-    func owner(ofProperty name: String) -> (timeline: EntityTimeline, property: PropertyDescription)? {
-        if let property = entity.properties.first(where: { $0.name == name }) { return (self, property) }
-        return parent?.owner(ofProperty: name)
-    }
-
-    /// Its own properties, then each ancestor's (nearest first): what an index of a subentity may name.
-    var propertiesWithInherited: [PropertyDescription] { entity.properties + (parent?.propertiesWithInherited ?? []) }
-
-    func properties(at version: SchemaVersion) -> [PropertyDescription] {
-        entity.properties.filter { property in
-            guard !property.unused, let lifetime = propertyLifetimes[property.name] else { return false }
-            return lifetime.added <= version && (lifetime.removed.map { version < $0 } ?? true)
-        }
-    }
-
-    /// The names of its own properties at a version, not its ancestors' (a property that moved down the
-    /// hierarchy has one name in both).
-    func ownPropertyNames(at version: SchemaVersion) -> Set<String> { Set(properties(at: version).map(\.name)) }
-
-    func propertyName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
-        if let previous = property.previousName, let renamedAt = propertyLifetimes[property.name]?.renamedAt, version < renamedAt {
-            return previous
-        }
-        return property.name
-    }
-
-    func columnName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
-        // The column as the earliest type_history item after `version` that names it says, else as described now.
-        let earlier = property.typeHistory.filter { $0.untilVersion > version && $0.persistedName != nil }.min {
-            $0.untilVersion < $1.untilVersion
-        }
-        if let earlier, let name = earlier.persistedName { return name ?? columnNaming.column(propertyName(property, at: version)) }
-        return property.persistedName ?? columnNaming.column(propertyName(property, at: version))
     }
 }

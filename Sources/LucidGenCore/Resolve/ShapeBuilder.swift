@@ -16,7 +16,8 @@ import LucidSchema
 /// - `RelationshipTargets.swift`: how snapshots name a relationship's target.
 /// - `VersionSchema.swift`, `TableColumns.swift`: the schema (tables, DDL) and snapshot of a version.
 struct ShapeBuilder {
-    let timelines: [String: EntityTimeline]
+    /// The timelines as the `timelines` phase's last step left them (``with(_:)`` gives the next step's).
+    private(set) var timelines: TimelineSet
     let subtypes: [String: SubtypeDescription]
     let frozen: [SchemaVersion: SchemaSnapshot]
     /// The same snapshots oldest first, each with its entities and properties by name: properties are
@@ -37,11 +38,18 @@ struct ShapeBuilder {
     /// builds of SQLite with a lower limit), so the descriptions are refused where they say so.
     static let maximumColumns = 2000
 
-    init(timelines: [String: EntityTimeline], subtypes: [String: SubtypeDescription], frozen: [SchemaVersion: SchemaSnapshot]) {
+    init(timelines: TimelineSet, subtypes: [String: SubtypeDescription], frozen: [SchemaVersion: SchemaSnapshot]) {
         self.timelines = timelines
         self.subtypes = subtypes
         self.frozen = frozen
         releasedSnapshots = frozen.sorted { $0.key < $1.key }.map { ($0.key, SnapshotIndex($0.value)) }
+    }
+
+    /// The same builder over the timelines a later step of the `timelines` phase made.
+    func with(_ timelines: TimelineSet) -> ShapeBuilder {
+        var next = self
+        next.timelines = timelines
+        return next
     }
 
     /// The entity at one of its history versions.
@@ -220,7 +228,7 @@ struct ShapeBuilder {
                     timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map {
                         " (did you mean '\($0.entity.name)', its current name?)"
                     }
-                    ?? KeySuggestion.nearest(to: targetName, among: timelines.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                    ?? KeySuggestion.nearest(to: targetName, among: timelines.names).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.error(
                     "relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.typeLocation,
                     path: property.path + ".property_type")

@@ -231,11 +231,11 @@ enum StructHistoryResolver {
     /// Every entity holding a struct at a version where the struct's members change must have a
     /// version_history item there: its record types are per history version, and the change must show.
     static func checkEntities(
-        _ timelines: [String: EntityTimeline], types: StructVersionTypes, subtypes: [String: SubtypeDescription], versions: [SchemaVersion],
+        _ timelines: TimelineSet, types: StructVersionTypes, subtypes: [String: SubtypeDescription], versions: [SchemaVersion],
         _ diagnostics: inout DiagnosticCollector
     ) {
         guard subtypes.values.contains(where: \.hasMemberHistory) else { return }
-        for (_, timeline) in timelines.sorted(by: { $0.key < $1.key }) {
+        for timeline in timelines.values {
             for version in versions where timeline.exists(at: version) {
                 guard let history = timeline.historyVersion(at: version), history != version else { continue }
                 var held: Set<String> = []

@@ -209,7 +209,7 @@ extension ShapeBuilder {
                 let before = member.name(at: previous)
                 // An entity that leaves the hierarchy (its parent changes) takes its rows to its new root's
                 // table first (``SchemaTable/movedRows``): here they are gone, as a removed entity's are.
-                if !member.exists(at: version) || member.root(at: version) !== root {
+                if !member.exists(at: version) || !member.root(at: version).isSame(as: root) {
                     changes.append(EnumCaseChange(from: before, to: nil, removed: true))
                 } else if member.name(at: version) != before {
                     changes.append(EnumCaseChange(from: before, to: member.name(at: version)))

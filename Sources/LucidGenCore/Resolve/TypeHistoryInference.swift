@@ -14,9 +14,9 @@ extension ShapeBuilder {
     }
 
     /// The `type_history` items each property's released snapshots imply, appended after the
-    /// hand-written ones (by property index), with a note per inferred change; nothing is changed here
-    /// (``apply(_:to:_:)`` does it). Run after ``resolveLifetimes`` of every entity. It only reads
-    /// timelines, so every entity's can be worked out at once (a long history has one comparison per
+    /// hand-written ones (by property index), with a note per inferred change, for
+    /// ``TimelineSet/withTypeHistories(_:)``. It reads timelines that have their lifetimes and indexes, and
+    /// only reads, so every entity's can be worked out at once (a long history has one comparison per
     /// property per release).
     func inferredTypeHistories(of timeline: EntityTimeline, currentVersion: SchemaVersion) -> InferredTypeHistories {
         var result = InferredTypeHistories()
@@ -34,14 +34,9 @@ extension ShapeBuilder {
         return result
     }
 
-    struct InferredTypeHistories {
+    struct InferredTypeHistories: Sendable {
         var typeHistories: [(property: Int, items: [PropertyTypeHistoryItem])] = []
         var diagnostics = DiagnosticCollector()
-    }
-
-    func apply(_ inferred: InferredTypeHistories, to timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) {
-        for (index, items) in inferred.typeHistories { timeline.entity.properties[index].typeHistory = items }
-        diagnostics.append(contentsOf: inferred.diagnostics.diagnostics)
     }
 
     private func inferredItems(

@@ -110,7 +110,7 @@ extension ShapeBuilder {
         let hasKind = table.columns.contains(where: \.isKindColumn)
         for member in [root] + root.descendants(at: version) where member.exists(at: previous) && member.exists(at: version) {
             let oldRoot = member.root(at: previous)
-            guard oldRoot !== root else { continue }
+            guard !oldRoot.isSame(as: root) else { continue }
             let source = oldRoot.tableName(at: previous)
             let index =
                 result.firstIndex { $0.table == source }
@@ -220,7 +220,7 @@ extension ShapeBuilder {
         columns.sort { $0.name < $1.name }
         // A table renamed with its entity; an entity that was in another hierarchy's table then (its parent
         // changed) has a new table, which its rows move into (``SchemaTable/movedRows``).
-        let wasRoot = draft.previous.map { timeline.root(at: $0) === timeline } ?? true
+        let wasRoot = draft.previous.map { timeline.root(at: $0).isSame(as: timeline) } ?? true
         let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName && wasRoot ? $0.tableName : nil }
         var result = SchemaTable(
             name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name],
