@@ -101,223 +101,256 @@ extension CoreDataConverter {
         let version = recognition.version
         let numbers = Self.numbers(layout)
         let tables = try StoreTables(db)
-        let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
         var account = Account()
-        func ids(_ rows: [Row]) -> String { rows.map { CoreDataStoreLayout.describe($0[0]) }.joined(separator: ", ") }
         // Rows: each hierarchy's table, entity by entity.
-        let roots = version.entities.filter { root(of: $0, in: version).name == $0.name }
-        for root in roots {
-            // A hierarchy the drifted store has none of (``Recognition/absentEntities``): no rows to read.
-            if recognition.absentEntities.contains(root.name) && tables.names["Z" + root.name.uppercased()] == nil { continue }
-            let table = sourceTable(of: root, in: version, tables: tables)
-            let source = quoteIdentifier(table)
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
-            account.tableRows[table] = total
-            let keys = try Row.fetchAll(
-                db, sql: "SELECT Z_PK FROM \(source) WHERE typeof(Z_PK) != 'integer' OR Z_PK = 9223372036854775807 LIMIT 5")
-            if !keys.isEmpty {
-                throw Refusal(
-                    description: "\(table) has rows whose Z_PK is no id a new row can follow (first: \(ids(keys))): nothing was changed")
-            }
-            let members = self.members(of: root, in: version)
-            let converted = members.filter { $0.abstract != true && $0.table != nil }
-            if members.count == 1 {
-                guard let entity = converted.first else {
-                    if total > 0 {
-                        throw Refusal(
-                            description:
-                                "\(table) has \(total) rows of \(root.name), which \(root.abstract == true ? "is abstract" : "has no table at \(recognition.schema.version)"): nothing was changed"
-                        )
-                    }
-                    continue
-                }
-                account.placements.append(Placement(entity: entity, source: table, predicate: "1", rows: total))
-                let number = numbers[entity.name] ?? -1
-                let others = try Row.fetchAll(
-                    db, sql: "SELECT Z_ENT, count(*) FROM \(source) WHERE Z_ENT IS NOT ? GROUP BY Z_ENT ORDER BY Z_ENT", arguments: [number]
-                )
-                for other in others {
-                    let count = other[1] as Int64? ?? 0
-                    account.notes.append(
-                        "\(table): \(count) row\(count == 1 ? " has" : "s have") Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number): read as \(entity.name), as Core Data reads every row of \(table)"
-                    )
-                }
-                continue
-            }
-            var placed = 0
-            for entity in converted {
-                let rows =
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE Z_ENT = ?", arguments: [numbers[entity.name] ?? -1])
-                    ?? 0
-                account.placements.append(
-                    Placement(entity: entity, source: table, predicate: predicate("s", [entity], in: version, numbers: numbers), rows: rows)
-                )
-                placed += rows
-            }
-            if placed != total {
-                let claimable = converted.map { "\(numbers[$0.name] ?? -1)" }.joined(separator: ", ")
-                let unclaimed = try Row.fetchAll(
-                    db, sql: "SELECT Z_PK, Z_ENT FROM \(source) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(claimable)) ORDER BY Z_PK LIMIT 5")
-                let why = unclaimed.map { row -> String in
-                    let kind: DatabaseValue = row[1]
-                    let reason: String
-                    if case .int64(let number) = kind.storage, let name = names[number] {
-                        let entity = members.first { $0.name == name }
-                        reason =
-                            entity == nil
-                            ? "entity \(name), which is not of this hierarchy"
-                            : entity?.abstract == true ? "abstract entity \(name)" : "entity \(name), which has no table"
-                    } else {
-                        reason = kind.isNull ? "no entity (NULL)" : "no entity of the store"
-                    }
-                    return "\(CoreDataStoreLayout.describe(row[0])) (Z_ENT \(CoreDataStoreLayout.describe(kind)): \(reason))"
-                }
-                throw Refusal(
-                    description:
-                        "\(table) has \(total - placed) row\(total - placed == 1 ? "" : "s") that no entity of model \(version.model) can claim (first: \(why.joined(separator: ", "))): nothing was changed"
-                )
-            }
+        for root in version.entities where self.root(of: root, in: version).name == root.name {
+            try placeRows(of: root, db, recognition, layout: layout, numbers: numbers, tables: tables, into: &account)
         }
         // Values Core Data would not have written, entity by entity.
         for placement in account.placements {
-            let source = quoteIdentifier(placement.source)
-            try checkStorage(db, placement, in: version, columns: tables.columns(of: placement.source), account: &account)
-            // A column the drifted store lacks (``Recognition/drift``) holds nothing to check.
-            let present = tables.columns(of: placement.source)
-            for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes)
-            where attribute.transient != true && attribute.column != nil {
-                let stored = "Z" + attribute.name.uppercased()
-                guard present[stored] != nil else { continue }
-                if attribute.type == "Date" {
-                    let bad = try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
-                            AND NOT (typeof(\(stored)) IN ('integer', 'real') AND \(stored) BETWEEN ? AND ?) ORDER BY Z_PK LIMIT 5
-                            """, arguments: [Self.dateRange.0, Self.dateRange.1])
-                    if !bad.isEmpty {
-                        throw Refusal(
-                            description:
-                                "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), a date) holds values that are no date from year 1 to 9999, which is what a date column stores (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed"
-                        )
-                    }
-                }
-                if attribute.externalStorage == true {
-                    let bad = try Row.fetchAll(
-                        db,
-                        sql:
-                            "SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL AND typeof(\(stored)) != 'blob' ORDER BY Z_PK LIMIT 5"
-                    )
-                    if !bad.isEmpty {
-                        throw Refusal(
-                            description:
-                                "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), which allows external storage) holds values that are not bytes (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed"
-                        )
-                    }
-                }
-            }
-            // To-ones naming no row: NULL in lucidgen's table (Core Data keeps them, and faults when one is read).
-            for relationship in lineage(of: placement.entity, in: version).flatMap(\.relationships)
-            where !relationship.toMany && relationship.transient != true {
-                guard let column = relationship.column,
-                    let destination = version.entities.first(where: { $0.name == relationship.destination }),
-                    present["Z" + relationship.name.uppercased()] != nil
-                else { continue }
-                let stored = "s.Z" + relationship.name.uppercased()
-                let dangling = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT s.Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
-                        AND NOT \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) ORDER BY s.Z_PK
-                        """)
-                guard !dangling.isEmpty else { continue }
-                let table = placement.entity.table ?? ""
-                if recognition.schema.tables.first(where: { $0.name == table })?.column(named: column)?.notNull == true {
-                    throw Refusal(
-                        description:
-                            "\(placement.source) row \(CoreDataStoreLayout.describe(dangling[0][0])): \(stored.dropFirst(2)) (\(placement.entity.name).\(relationship.name), required) names \(destination.name) \(CoreDataStoreLayout.describe(dangling[0][1])), which does not exist\(dangling.count > 1 ? " (and \(dangling.count - 1) more rows)" : ""): nothing was changed"
-                    )
-                }
-                for row in dangling {
-                    account.notes.append(
-                        "\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) NULL"
-                    )
-                }
-            }
+            try checkValues(of: placement, db, recognition, numbers: numbers, tables: tables, into: &account)
         }
         // Links: each to-many's link table, from Core Data's join table or from the child's to-one.
         let joins = self.joins(version, numbers: numbers, tables: tables).found
         for entity in version.entities {
             for relationship in entity.relationships where relationship.toMany && relationship.transient != true {
-                guard let link = relationship.linkTable else { continue }
-                let name = "\(entity.name).\(relationship.name)"
-                guard let destination = relationship.destination, let inverse = relationship.inverse,
-                    let target = version.entities.first(where: { $0.name == destination }),
-                    let inverseRelationship = target.relationships.first(where: { $0.name == inverse })
-                else {
-                    throw Refusal(
-                        description:
-                            "\(name) has no inverse, and where Core Data keeps such a relationship is not known: converting it is not supported; nothing was changed"
-                    )
+                if let link = try linkAccount(
+                    of: relationship, of: entity, db, recognition, joins: joins, numbers: numbers, tables: tables, notes: &account.notes)
+                {
+                    account.links.append(link)
                 }
-                let ordered = relationship.ordered == true
-                var linkAccount: LinkAccount
-                if inverseRelationship.toMany {
-                    // A drifted store without the join table (``Recognition/linkless``): its link table stays empty.
-                    if joins[name] == nil && recognition.linkless.contains(name) { continue }
-                    guard let join = joins[name] else { throw Refusal(description: "no join table of \(name): nothing was changed") }
-                    let source = quoteIdentifier(join.table)
-                    let placeable =
-                        "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"
-                    let order =
-                        ordered
-                        ? ", row_number() OVER (PARTITION BY s.\(join.source) ORDER BY \(join.order.map { "s.\($0)" } ?? "s.rowid"), s.rowid) - 1"
-                        : ""
-                    let read = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
-                    linkAccount = LinkAccount(
-                        relationship: name, link: link, source: join.table,
-                        select: "SELECT s.\(join.source), s.\(join.target)\(order) FROM \(source) AS s WHERE \(placeable)",
-                        read: read, links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) AS s WHERE \(placeable)") ?? 0)
-                    for row in try Row.fetchAll(
-                        db, sql: "SELECT s.\(join.source), s.\(join.target) FROM \(source) AS s WHERE NOT (\(placeable)) ORDER BY s.rowid")
-                    {
-                        account.notes.append(
-                            "\(join.table) row (\(join.source) \(CoreDataStoreLayout.describe(row[0])), \(join.target) \(CoreDataStoreLayout.describe(row[1]))) names a row that does not exist (\(entity.name) or \(destination)): no link in \(link)"
-                        )
-                    }
-                } else {
-                    // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
-                    let child = sourceTable(of: target, in: version, tables: tables)
-                    // The child's to-one column absent in a drifted store: no links to read.
-                    guard tables.columns(of: child)["Z" + inverse.uppercased()] != nil else { continue }
-                    let parentColumn = "s.Z" + inverse.uppercased()
-                    let fok = "Z_FOK_" + inverse.uppercased()
-                    let children =
-                        "\(predicate("s", subtree(of: target, in: version), in: version, numbers: numbers)) AND \(parentColumn) IS NOT NULL"
-                    let placeable = "\(children) AND \(exists(parentColumn, of: entity, in: version, numbers: numbers, tables: tables))"
-                    let order =
-                        ordered
-                        ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(tables.columns(of: child)[fok] != nil ? "s." + fok : "s.Z_PK"), s.Z_PK) - 1"
-                        : ""
-                    linkAccount = LinkAccount(
-                        relationship: name, link: link, source: child,
-                        select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)",
-                        read: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(children)") ?? 0,
-                        links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)") ?? 0)
-                    for row in try Row.fetchAll(
-                        db,
-                        sql:
-                            "SELECT s.Z_PK, \(parentColumn) FROM \(quoteIdentifier(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK"
-                    ) {
-                        account.notes.append(
-                            "\(child) row \(CoreDataStoreLayout.describe(row[0])): \(parentColumn.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(entity.name) has that id: no link in \(link)"
-                        )
-                    }
-                }
-                account.links.append(linkAccount)
             }
         }
         return account
+    }
+
+    /// Where the rows of one hierarchy's table go (``Account/placements``): every row to one entity of it,
+    /// or a refusal naming the rows none can claim.
+    private func placeRows(
+        of root: CoreDataOrigin.Entity, _ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, numbers: [String: Int64],
+        tables: StoreTables, into account: inout Account
+    ) throws {
+        let version = recognition.version
+        let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
+        func ids(_ rows: [Row]) -> String { rows.map { CoreDataStoreLayout.describe($0[0]) }.joined(separator: ", ") }
+        // A hierarchy the drifted store has none of (``Recognition/absentEntities``): no rows to read.
+        if recognition.absentEntities.contains(root.name) && tables.names["Z" + root.name.uppercased()] == nil { return }
+        let table = sourceTable(of: root, in: version, tables: tables)
+        let source = quoteIdentifier(table)
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
+        account.tableRows[table] = total
+        let keys = try Row.fetchAll(
+            db, sql: "SELECT Z_PK FROM \(source) WHERE typeof(Z_PK) != 'integer' OR Z_PK = 9223372036854775807 LIMIT 5")
+        if !keys.isEmpty {
+            throw Refusal(
+                description: "\(table) has rows whose Z_PK is no id a new row can follow (first: \(ids(keys))): nothing was changed")
+        }
+        let members = self.members(of: root, in: version)
+        let converted = members.filter { $0.abstract != true && $0.table != nil }
+        if members.count == 1 {
+            guard let entity = converted.first else {
+                if total > 0 {
+                    throw Refusal(
+                        description:
+                            "\(table) has \(total) rows of \(root.name), which \(root.abstract == true ? "is abstract" : "has no table at \(recognition.schema.version)"): nothing was changed"
+                    )
+                }
+                return
+            }
+            account.placements.append(Placement(entity: entity, source: table, predicate: "1", rows: total))
+            let number = numbers[entity.name] ?? -1
+            let others = try Row.fetchAll(
+                db, sql: "SELECT Z_ENT, count(*) FROM \(source) WHERE Z_ENT IS NOT ? GROUP BY Z_ENT ORDER BY Z_ENT", arguments: [number]
+            )
+            for other in others {
+                let count = other[1] as Int64? ?? 0
+                account.notes.append(
+                    "\(table): \(count) row\(count == 1 ? " has" : "s have") Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number): read as \(entity.name), as Core Data reads every row of \(table)"
+                )
+            }
+            return
+        }
+        var placed = 0
+        for entity in converted {
+            let rows =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE Z_ENT = ?", arguments: [numbers[entity.name] ?? -1])
+                ?? 0
+            account.placements.append(
+                Placement(entity: entity, source: table, predicate: predicate("s", [entity], in: version, numbers: numbers), rows: rows)
+            )
+            placed += rows
+        }
+        if placed != total {
+            let claimable = converted.map { "\(numbers[$0.name] ?? -1)" }.joined(separator: ", ")
+            let unclaimed = try Row.fetchAll(
+                db, sql: "SELECT Z_PK, Z_ENT FROM \(source) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(claimable)) ORDER BY Z_PK LIMIT 5")
+            let why = unclaimed.map { row -> String in
+                let kind: DatabaseValue = row[1]
+                let reason: String
+                if case .int64(let number) = kind.storage, let name = names[number] {
+                    let entity = members.first { $0.name == name }
+                    reason =
+                        entity == nil
+                        ? "entity \(name), which is not of this hierarchy"
+                        : entity?.abstract == true ? "abstract entity \(name)" : "entity \(name), which has no table"
+                } else {
+                    reason = kind.isNull ? "no entity (NULL)" : "no entity of the store"
+                }
+                return "\(CoreDataStoreLayout.describe(row[0])) (Z_ENT \(CoreDataStoreLayout.describe(kind)): \(reason))"
+            }
+            throw Refusal(
+                description:
+                    "\(table) has \(total - placed) row\(total - placed == 1 ? "" : "s") that no entity of model \(version.model) can claim (first: \(why.joined(separator: ", "))): nothing was changed"
+            )
+        }
+    }
+
+    /// The values of one placement's rows that Core Data would not have written: refused (dates out of range,
+    /// external storage that is not bytes, a required to-one naming no row) or noted (a dangling to-one).
+    private func checkValues(
+        of placement: Placement, _ db: Database, _ recognition: Recognition, numbers: [String: Int64], tables: StoreTables,
+        into account: inout Account
+    ) throws {
+        let version = recognition.version
+        let source = quoteIdentifier(placement.source)
+        try checkStorage(db, placement, in: version, columns: tables.columns(of: placement.source), account: &account)
+        // A column the drifted store lacks (``Recognition/drift``) holds nothing to check.
+        let present = tables.columns(of: placement.source)
+        for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes)
+        where attribute.transient != true && attribute.column != nil {
+            let stored = "Z" + attribute.name.uppercased()
+            guard present[stored] != nil else { continue }
+            if attribute.type == "Date" {
+                let bad = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
+                        AND NOT (typeof(\(stored)) IN ('integer', 'real') AND \(stored) BETWEEN ? AND ?) ORDER BY Z_PK LIMIT 5
+                        """, arguments: [Self.dateRange.0, Self.dateRange.1])
+                if !bad.isEmpty {
+                    throw Refusal(
+                        description:
+                            "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), a date) holds values that are no date from year 1 to 9999, which is what a date column stores (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed"
+                    )
+                }
+            }
+            if attribute.externalStorage == true {
+                let bad = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL AND typeof(\(stored)) != 'blob' ORDER BY Z_PK LIMIT 5"
+                )
+                if !bad.isEmpty {
+                    throw Refusal(
+                        description:
+                            "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), which allows external storage) holds values that are not bytes (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed"
+                    )
+                }
+            }
+        }
+        // To-ones naming no row: NULL in lucidgen's table (Core Data keeps them, and faults when one is read).
+        for relationship in lineage(of: placement.entity, in: version).flatMap(\.relationships)
+        where !relationship.toMany && relationship.transient != true {
+            guard let column = relationship.column,
+                let destination = version.entities.first(where: { $0.name == relationship.destination }),
+                present["Z" + relationship.name.uppercased()] != nil
+            else { continue }
+            let stored = "s.Z" + relationship.name.uppercased()
+            let dangling = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
+                    AND NOT \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) ORDER BY s.Z_PK
+                    """)
+            guard !dangling.isEmpty else { continue }
+            let table = placement.entity.table ?? ""
+            if recognition.schema.tables.first(where: { $0.name == table })?.column(named: column)?.notNull == true {
+                throw Refusal(
+                    description:
+                        "\(placement.source) row \(CoreDataStoreLayout.describe(dangling[0][0])): \(stored.dropFirst(2)) (\(placement.entity.name).\(relationship.name), required) names \(destination.name) \(CoreDataStoreLayout.describe(dangling[0][1])), which does not exist\(dangling.count > 1 ? " (and \(dangling.count - 1) more rows)" : ""): nothing was changed"
+                )
+            }
+            for row in dangling {
+                account.notes.append(
+                    "\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) NULL"
+                )
+            }
+        }
+    }
+
+    /// A to-many's link table and the rows that fill it (nil where the store holds none: a drifted store
+    /// without the join table or the child's column); each row naming no row is noted.
+    private func linkAccount(
+        of relationship: CoreDataOrigin.Relationship, of entity: CoreDataOrigin.Entity, _ db: Database, _ recognition: Recognition,
+        joins: [String: Join], numbers: [String: Int64], tables: StoreTables, notes: inout [String]
+    ) throws -> LinkAccount? {
+        let version = recognition.version
+        guard let link = relationship.linkTable else { return nil }
+        let name = "\(entity.name).\(relationship.name)"
+        guard let destination = relationship.destination, let inverse = relationship.inverse,
+            let target = version.entities.first(where: { $0.name == destination }),
+            let inverseRelationship = target.relationships.first(where: { $0.name == inverse })
+        else {
+            throw Refusal(
+                description:
+                    "\(name) has no inverse, and where Core Data keeps such a relationship is not known: converting it is not supported; nothing was changed"
+            )
+        }
+        let ordered = relationship.ordered == true
+        var linkAccount: LinkAccount
+        if inverseRelationship.toMany {
+            // A drifted store without the join table (``Recognition/linkless``): its link table stays empty.
+            if joins[name] == nil && recognition.linkless.contains(name) { return nil }
+            guard let join = joins[name] else { throw Refusal(description: "no join table of \(name): nothing was changed") }
+            let source = quoteIdentifier(join.table)
+            let placeable =
+                "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"
+            let order =
+                ordered
+                ? ", row_number() OVER (PARTITION BY s.\(join.source) ORDER BY \(join.order.map { "s.\($0)" } ?? "s.rowid"), s.rowid) - 1"
+                : ""
+            let read = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
+            linkAccount = LinkAccount(
+                relationship: name, link: link, source: join.table,
+                select: "SELECT s.\(join.source), s.\(join.target)\(order) FROM \(source) AS s WHERE \(placeable)",
+                read: read, links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) AS s WHERE \(placeable)") ?? 0)
+            for row in try Row.fetchAll(
+                db, sql: "SELECT s.\(join.source), s.\(join.target) FROM \(source) AS s WHERE NOT (\(placeable)) ORDER BY s.rowid")
+            {
+                notes.append(
+                    "\(join.table) row (\(join.source) \(CoreDataStoreLayout.describe(row[0])), \(join.target) \(CoreDataStoreLayout.describe(row[1]))) names a row that does not exist (\(entity.name) or \(destination)): no link in \(link)"
+                )
+            }
+        } else {
+            // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
+            let child = sourceTable(of: target, in: version, tables: tables)
+            // The child's to-one column absent in a drifted store: no links to read.
+            guard tables.columns(of: child)["Z" + inverse.uppercased()] != nil else { return nil }
+            let parentColumn = "s.Z" + inverse.uppercased()
+            let fok = "Z_FOK_" + inverse.uppercased()
+            let children =
+                "\(predicate("s", subtree(of: target, in: version), in: version, numbers: numbers)) AND \(parentColumn) IS NOT NULL"
+            let placeable = "\(children) AND \(exists(parentColumn, of: entity, in: version, numbers: numbers, tables: tables))"
+            let order =
+                ordered
+                ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(tables.columns(of: child)[fok] != nil ? "s." + fok : "s.Z_PK"), s.Z_PK) - 1"
+                : ""
+            linkAccount = LinkAccount(
+                relationship: name, link: link, source: child,
+                select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)",
+                read: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(children)") ?? 0,
+                links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)") ?? 0)
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT s.Z_PK, \(parentColumn) FROM \(quoteIdentifier(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK"
+            ) {
+                notes.append(
+                    "\(child) row \(CoreDataStoreLayout.describe(row[0])): \(parentColumn.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(entity.name) has that id: no link in \(link)"
+                )
+            }
+        }
+        return linkAccount
     }
 
     /// `entity` and its parents, the root last.

@@ -756,10 +756,39 @@ package struct CoreDataImporter {
         }.map(\.element)
     }
 
-    /// One entity's description: its JSON and whether its indexes differ between versions.
+    /// One entity's description: its JSON and whether its indexes differ between versions. In named steps:
+    /// the entity's own keys, its properties followed through its versions, each property's description,
+    /// the versions where it changes, its indexes.
     private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (
         json: String, indexesDiffer: Bool, changes: Set<Int>
     ) {
+        var object = entityKeys(of: lineage, versions: versions)
+        let tracked = trackedProperties(of: lineage, versions: versions)
+        var taken: [String: Int] = [:]
+        let present = lineage.states.map(\.version)
+        let takesNameOf = namesThatComeBack(
+            tracked.states, order: tracked.order, present: present, entity: lineage.states.last!.entity.name, lineage: lineage.name,
+            versions: versions)
+        for id in tracked.order {
+            object.properties.append(
+                property(id, of: lineage, tracked: tracked, takesNameOf: takesNameOf[id], taken: &taken, versions: versions))
+        }
+        let changes = changedVersions(of: lineage, tracked: tracked)
+        object.versionHistory = changes.union(quiet.intersection(present)).sorted().map { version in
+            DescriptionDocument.VersionItem(
+                version: versions[version].string,
+                previousName: lineage.renames.first { $0.version == version }.map { Naming.snakeCase($0.from) })
+        }
+
+        // Indexes: the newest state's (descriptions have no index history).
+        let (indexes, differs) = indexItems(lineage, propertyStates: tracked.states, order: tracked.order)
+        object.indexes = indexes
+        return (DescriptionWriter.json(object, layout: .versionHistoryOnLines), differs, changes)
+    }
+
+    /// An entity's own keys: names, parent or identifier, `parent_history`, its removal; notes for what the
+    /// model has that SQLite has no place for.
+    private mutating func entityKeys(of lineage: EntityLineage, versions: [SchemaVersion]) -> DescriptionDocument {
         let newest = lineage.states.last!.entity
         var object = DescriptionDocument(name: lineage.name)
         // One that takes a name keeps the table and the model's class name; the one that gave it up keeps its
@@ -812,12 +841,21 @@ package struct CoreDataImporter {
         }
         let last = lineage.states.last!.version
         if last + 1 < versions.count { object.removedAtVersion = versions[last + 1].string }
+        return object
+    }
 
-        // Each property followed through the lineage's versions.
+    /// Each property of a lineage followed through its versions: one id per property (renames kept by
+    /// their renaming identifier), its state at each version it exists in, in the order first met.
+    struct TrackedProperties {
         var order: [Int] = []
-        var pending: [(version: Int, entity: String, property: String, id: Int)] = []
-        var propertyStates: [[(version: Int, state: PropertyState)]] = []
+        var states: [[(version: Int, state: PropertyState)]] = []
+        /// The first rename of each property: the version and its model name before.
         var renames: [Int: (version: Int, from: String)] = [:]
+    }
+
+    private mutating func trackedProperties(of lineage: EntityLineage, versions: [SchemaVersion]) -> TrackedProperties {
+        var tracked = TrackedProperties()
+        var pending: [(version: Int, entity: String, property: String, id: Int)] = []
         var previous: [String: Int] = [:]
         for state in lineage.states {
             let file = package.versions[state.version].model.file
@@ -830,13 +868,13 @@ package struct CoreDataImporter {
                     id = known
                 } else if let old = property.elementID, old != property.key, let known = previous[old], !names.contains(old) {
                     id = known
-                    if let earlier = renames[id] {
+                    if let earlier = tracked.renames[id] {
                         refuse(
                             "\(file):\(property.line)",
                             "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)"
                         )
                     }
-                    if renames[id] == nil { renames[id] = (state.version, old) }
+                    if tracked.renames[id] == nil { tracked.renames[id] = (state.version, old) }
                 } else {
                     if let old = property.elementID, old != property.key, state.version != lineage.states.first!.version {
                         noteOnce(
@@ -844,11 +882,11 @@ package struct CoreDataImporter {
                             "\(state.entity.name).\(property.modelName): its renaming identifier \(old) names no property of the previous version, so it is imported as a property added here"
                         )
                     }
-                    propertyStates.append([])
-                    id = propertyStates.count - 1
-                    order.append(id)
+                    tracked.states.append([])
+                    id = tracked.states.count - 1
+                    tracked.order.append(id)
                 }
-                propertyStates[id].append((state.version, property))
+                tracked.states[id].append((state.version, property))
                 next[property.key] = id
                 pending.append((state.version, state.entity.name, property.modelName, id))
             }
@@ -859,142 +897,142 @@ package struct CoreDataImporter {
             described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(
                 ofProperty: item.property, in: lineage.name)
         }
-        var taken: [String: Int] = [:]
+        return tracked
+    }
+
+    /// One property's description from its states: its names, default (a zero where existing rows need
+    /// one), removal, rename and `type_history`; notes and refusals located at the model line.
+    private mutating func property(
+        _ id: Int, of lineage: EntityLineage, tracked: TrackedProperties, takesNameOf: (name: String, from: String)?,
+        taken: inout [String: Int], versions: [SchemaVersion]
+    ) -> DescriptionDocument.Property {
+        let newest = lineage.states.last!.entity
         let firstVersion = lineage.states.first!.version
         let present = lineage.states.map(\.version)
-        let takesNameOf = namesThatComeBack(
-            propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
-        for id in order {
-            let states = propertyStates[id]
-            let now = states.last!.state
-            let nowFile = package.versions[states.last!.version].model.file
-            let plainName = descriptionName(ofProperty: now.modelName, in: lineage.name)
-            let name = takesNameOf[id]?.name ?? plainName
-            // Names that come back one after another are told apart above: these are two at once.
-            if let other = taken[name] {
-                refuse(
-                    "\(nowFile):\(now.line)",
-                    "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model"
-                )
-            }
-            taken[name] = id
-            var property = DescriptionDocument.Property(name: name, type: now.type)
-            if plainName == "core_data_id" {
-                property.swiftName = "coreDataID"
-            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false)
-                ?? (name != plainName ? Naming.propertyName(plainName) : nil)
-            {
-                property.swiftName = swift
-            }
-            // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
-            if let taken = takesNameOf[id] {
-                // A to-many's link table is named by the column: the earlier one's, `_links` and all.
-                let toMany = now.type.isToMany
-                let column = (toMany ? linkColumn(of: plainName, in: lineage) : nil) ?? columnNaming.column(plainName)
-                property.persistedName = column
-                if toMany, column != columnNaming.column(plainName) { linkColumns[lineage.name, default: [:]][name] = column }
-                property.takesNameOf = taken.from
-            } else if now.type.isToMany, let linkName = linkColumn(of: name, in: lineage) {
-                property.persistedName = linkName
-                linkColumns[lineage.name, default: [:]][name] = linkName
-                noteOnce(
-                    "linktable \(lineage.name).\(name)", nowFile, now.line,
-                    "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))"
-                )
-            }
-            property.nullable = now.nullable
-            var defaultValue = now.defaultValue
-            let added = states.first!.version
-            // A required property added to existing rows needs a value for them (not a to-many: a link table,
-            // where existing rows start with no links, which SQL can say).
-            let toMany = now.type.isToMany
-            let move = moves[lineage.name]?[now.modelName].flatMap { $0.version == added ? $0 : nil }
-            if let move, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
-                defaultValue = zero
-                noteOnce(
-                    "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(DescriptionWriter.json(zero))"
-                )
-            } else if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
-                defaultValue = zero
-                noteOnce(
-                    "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(DescriptionWriter.json(zero)) (Core Data's lightweight migration would have refused a store with rows)"
-                )
-            }
-            if added != firstVersion, !now.nullable, !toMany, defaultValue == nil, Self.zero(now.type) == nil {
-                noteOnce(
-                    "stage \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)"
-                )
-            }
-            property.defaultValue = defaultValue
-            property.onDelete = now.onDelete
-            if Set(states.map { $0.state.onDelete }).count > 1 {
-                noteOnce(
-                    "ondelete \(newest.name).\(now.modelName)", nowFile, now.line,
-                    "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete?.descriptionName ?? "the default")"
-                )
-            }
-            property.indexed = now.indexed
-            if added != firstVersion { property.addedAtVersion = versions[added].string }
-            property.movedFrom = move?.from
-            let lastSeen = states.last!.version
-            if let gone = present.first(where: { $0 > lastSeen }) { property.removedAtVersion = versions[gone].string }
-            if let rename = renames[id] {
-                property.previousName = descriptionName(ofProperty: rename.from, in: lineage.name)
-                property.renamedAtVersion = versions[rename.version].string
-            }
-            // A gap (removed then added under the same name) is two properties to lucidgen.
-            let versionsSeen = states.map(\.version)
-            if let firstIndex = present.firstIndex(of: versionsSeen.first!),
-                Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen
-            {
-                refuse(
-                    "\(nowFile):\(now.line)",
-                    "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)"
-                )
-            }
-            if let target = now.type.entityName {
-                let first = states.first!
-                if first.version != firstVersion {
-                    relationshipEvents.append(
-                        (lineage.name, name, target, first.version, true, package.versions[first.version].model.file, first.state.line))
-                }
-                if let gone = present.first(where: { $0 > states.last!.version }) {
-                    relationshipEvents.append((lineage.name, name, target, gone, false, nowFile, now.line))
-                }
-            }
-            for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state {
-                var item = DescriptionDocument.TypeChange(untilVersion: versions[later.version].string)
-                if earlier.state.type != later.state.type { item.propertyType = earlier.state.type }
-                if earlier.state.nullable != later.state.nullable { item.nullable = earlier.state.nullable }
-                if earlier.state.defaultValue != later.state.defaultValue { item.defaultValue = earlier.state.defaultValue ?? .null }
-                property.typeHistory.append(item)
-            }
-            object.properties.append(property)
+        let propertyStates = tracked.states, renames = tracked.renames
+        let states = propertyStates[id]
+        let now = states.last!.state
+        let nowFile = package.versions[states.last!.version].model.file
+        let plainName = descriptionName(ofProperty: now.modelName, in: lineage.name)
+        let name = takesNameOf?.name ?? plainName
+        // Names that come back one after another are told apart above: these are two at once.
+        if let other = taken[name] {
+            refuse(
+                "\(nowFile):\(now.line)",
+                "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model"
+            )
         }
+        taken[name] = id
+        var property = DescriptionDocument.Property(name: name, type: now.type)
+        if plainName == "core_data_id" {
+            property.swiftName = "coreDataID"
+        } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false)
+            ?? (name != plainName ? Naming.propertyName(plainName) : nil)
+        {
+            property.swiftName = swift
+        }
+        // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
+        if let taken = takesNameOf {
+            // A to-many's link table is named by the column: the earlier one's, `_links` and all.
+            let toMany = now.type.isToMany
+            let column = (toMany ? linkColumn(of: plainName, in: lineage) : nil) ?? columnNaming.column(plainName)
+            property.persistedName = column
+            if toMany, column != columnNaming.column(plainName) { linkColumns[lineage.name, default: [:]][name] = column }
+            property.takesNameOf = taken.from
+        } else if now.type.isToMany, let linkName = linkColumn(of: name, in: lineage) {
+            property.persistedName = linkName
+            linkColumns[lineage.name, default: [:]][name] = linkName
+            noteOnce(
+                "linktable \(lineage.name).\(name)", nowFile, now.line,
+                "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))"
+            )
+        }
+        property.nullable = now.nullable
+        var defaultValue = now.defaultValue
+        let added = states.first!.version
+        // A required property added to existing rows needs a value for them (not a to-many: a link table,
+        // where existing rows start with no links, which SQL can say).
+        let toMany = now.type.isToMany
+        let move = moves[lineage.name]?[now.modelName].flatMap { $0.version == added ? $0 : nil }
+        if let move, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+            defaultValue = zero
+            noteOnce(
+                "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(DescriptionWriter.json(zero))"
+            )
+        } else if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+            defaultValue = zero
+            noteOnce(
+                "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(DescriptionWriter.json(zero)) (Core Data's lightweight migration would have refused a store with rows)"
+            )
+        }
+        if added != firstVersion, !now.nullable, !toMany, defaultValue == nil, Self.zero(now.type) == nil {
+            noteOnce(
+                "stage \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)"
+            )
+        }
+        property.defaultValue = defaultValue
+        property.onDelete = now.onDelete
+        if Set(states.map { $0.state.onDelete }).count > 1 {
+            noteOnce(
+                "ondelete \(newest.name).\(now.modelName)", nowFile, now.line,
+                "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete?.descriptionName ?? "the default")"
+            )
+        }
+        property.indexed = now.indexed
+        if added != firstVersion { property.addedAtVersion = versions[added].string }
+        property.movedFrom = move?.from
+        let lastSeen = states.last!.version
+        if let gone = present.first(where: { $0 > lastSeen }) { property.removedAtVersion = versions[gone].string }
+        if let rename = renames[id] {
+            property.previousName = descriptionName(ofProperty: rename.from, in: lineage.name)
+            property.renamedAtVersion = versions[rename.version].string
+        }
+        // A gap (removed then added under the same name) is two properties to lucidgen.
+        let versionsSeen = states.map(\.version)
+        if let firstIndex = present.firstIndex(of: versionsSeen.first!),
+            Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen
+        {
+            refuse(
+                "\(nowFile):\(now.line)",
+                "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)"
+            )
+        }
+        if let target = now.type.entityName {
+            let first = states.first!
+            if first.version != firstVersion {
+                relationshipEvents.append(
+                    (lineage.name, name, target, first.version, true, package.versions[first.version].model.file, first.state.line))
+            }
+            if let gone = present.first(where: { $0 > states.last!.version }) {
+                relationshipEvents.append((lineage.name, name, target, gone, false, nowFile, now.line))
+            }
+        }
+        for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state {
+            var item = DescriptionDocument.TypeChange(untilVersion: versions[later.version].string)
+            if earlier.state.type != later.state.type { item.propertyType = earlier.state.type }
+            if earlier.state.nullable != later.state.nullable { item.nullable = earlier.state.nullable }
+            if earlier.state.defaultValue != later.state.defaultValue { item.defaultValue = earlier.state.defaultValue ?? .null }
+            property.typeHistory.append(item)
+        }
+        return property
+    }
 
-        // The versions where the entity changes: its first, its renames, and each property's addition,
-        // removal, rename and change of type, nullability or default (plus the quiet versions it lives through).
-        var changes: Set<Int> = [firstVersion]
+    /// The versions where the entity changes: its first, its renames, and each property's addition,
+    /// removal, rename and change of type, nullability or default.
+    private func changedVersions(of lineage: EntityLineage, tracked: TrackedProperties) -> Set<Int> {
+        let present = lineage.states.map(\.version)
+        var changes: Set<Int> = [lineage.states.first!.version]
         changes.formUnion(lineage.renames.map(\.version))
-        for states in propertyStates {
+        for states in tracked.states {
             changes.insert(states.first!.version)
             if let gone = present.first(where: { $0 > states.last!.version }) { changes.insert(gone) }
             for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state { changes.insert(later.version) }
         }
-        changes.formUnion(renames.values.map(\.version))
-        object.versionHistory = changes.union(quiet.intersection(present)).sorted().map { version in
-            DescriptionDocument.VersionItem(
-                version: versions[version].string,
-                previousName: lineage.renames.first { $0.version == version }.map { Naming.snakeCase($0.from) })
-        }
-
-        // Indexes: the newest state's (descriptions have no index history).
-        let (indexes, differs) = indexItems(lineage, propertyStates: propertyStates, order: order)
-        object.indexes = indexes
-        return (DescriptionWriter.json(object, layout: .versionHistoryOnLines), differs, changes)
+        changes.formUnion(tracked.renames.values.map(\.version))
+        return changes
     }
 
     /// The table that holds a lineage's rows at its newest version: its root entity's.
