@@ -652,7 +652,6 @@ package struct CoreDataConverter {
     func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, report: (String) -> Void = { _ in }) throws
         -> CoreDataConversionReport
     {
-        let version = recognition.version
         let schema = recognition.schema
         let account = try self.account(db, recognition, layout: layout)
         let maxIDs = Dictionary(layout.entities.map { ($0.name, $0.maxID) }, uniquingKeysWith: { first, _ in first })
@@ -669,117 +668,143 @@ package struct CoreDataConverter {
             ".\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)_SUPPORT/_EXTERNAL_DATA")
         var written: [String: Int] = [:] // lucidgen's table → rows written
         for placement in account.placements {
-            let entity = placement.entity
-            guard let table = entity.table, let lucidTable = schema.tables.first(where: { $0.name == table }) else {
-                throw Refusal(
-                    description:
-                        "the Core Data origin maps \(entity.name) to table \(entity.table ?? "(none)"), which \(schema.version) does not have: import and generate again"
-                )
-            }
-            var columns = [quoteIdentifier("id")]
-            var values = ["s.Z_PK"]
-            if let kind = entity.kind {
-                guard let column = lucidTable.columns.first(where: \.isKindColumn) else {
-                    throw Refusal(
-                        description:
-                            "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again"
-                    )
-                }
-                columns.append(quoteIdentifier(column.name))
-                values.append(quoteLiteral(kind))
-            }
-            var external: [(column: String, source: String)] = []
-            let lineage = self.lineage(of: entity, in: version)
-            // A drifted store (``Recognition/drift``) may lack a column of the version's: its default, or NULL.
-            let present = tables.columns(of: placement.source)
-            func absent(_ name: String, _ target: SchemaColumn?) throws -> Bool {
-                guard present["Z" + name.uppercased()] == nil else { return false }
-                if let target, target.notNull, target.defaultSQL == nil, placement.rows > 0 {
-                    throw Refusal(
-                        description:
-                            "\(placement.source) has no column Z\(name.uppercased()), and \(table).\(target.name) is required with no default: nothing was changed"
-                    )
-                }
-                values.append(target?.defaultSQL ?? "NULL")
-                return true
-            }
-            for attribute in lineage.flatMap(\.attributes) where attribute.transient != true {
-                guard let column = attribute.column else { continue }
-                guard let target = lucidTable.column(named: column) else {
-                    throw Refusal(
-                        description:
-                            "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again"
-                    )
-                }
-                let stored = "s.Z" + attribute.name.uppercased()
-                columns.append(quoteIdentifier(column))
-                if try absent(attribute.name, target) { continue }
-                var value: String =
-                    switch attribute.type {
-                    case "Date": Self.dateExpression(stored)
-                    case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
-                    default: StoredValueRule(type: attribute.type, external: attribute.externalStorage == true)?.value(stored) ?? stored
-                    }
-                // A required attribute Core Data left NULL (a row older than the attribute) gets the column's default.
-                if target.notNull, let fallback = target.defaultSQL { value = "coalesce(\(value), \(fallback))" }
-                values.append(value)
-                if attribute.externalStorage == true { external.append((column, stored)) }
-            }
-            // A to-one naming no row is NULL (the account lists each one).
-            for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
-                guard let column = relationship.column else { continue }
-                let stored = "s.Z" + relationship.name.uppercased()
-                columns.append(quoteIdentifier(column))
-                if try absent(relationship.name, lucidTable.column(named: column)) { continue }
-                if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
-                    values.append(
-                        "CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
-                } else {
-                    values.append(stored)
-                }
-            }
-            try db.execute(
-                sql:
-                    "INSERT INTO \(quoteIdentifier(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate)"
-            )
-            guard db.changesCount == placement.rows else {
-                throw Refusal(
-                    description:
-                        "\(entity.name): \(placement.rows) rows of \(placement.source) are \(entity.name)'s, but \(db.changesCount) were written into \(table): nothing was changed"
-                )
-            }
+            let table = try copyRows(
+                of: placement, db, recognition, maxIDs: maxIDs, numbers: numbers, tables: tables, supportFolder: supportFolder,
+                report: report)
             written[table, default: 0] += placement.rows
-            report("\(entity.name) → \(table): \(placement.rows) rows")
-            // Values that allow external storage: tagged inline bytes, or a file beside the store.
-            for (column, stored) in external {
-                let rows = try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT s.Z_PK, \(stored) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL"
+        }
+        try checkCounts(db, written: written, account: account)
+        try fillLinks(db, account, report: report)
+        for note in account.notes { report(note) }
+        // Core Data's tables go (their indexes and triggers with them): the store is lucidgen's now.
+        let dropped = try dropCoreDataTables(db, recognition, layout: layout, numbers: numbers, tables: tables)
+        report("dropped Core Data's tables: \(dropped.joined(separator: ", "))")
+        try checkViews(db)
+        return account.report(recognition)
+    }
+
+    /// One placement's rows copied into lucidgen's table: ids kept, dates and decimals as lucidgen stores
+    /// them, dangling to-ones NULL, externally stored values read back, the id sequence carried. Returns
+    /// the table; refuses when fewer or more rows were written than the account counted.
+    private func copyRows(
+        of placement: Placement, _ db: Database, _ recognition: Recognition, maxIDs: [String: Int64?], numbers: [String: Int64],
+        tables: StoreTables, supportFolder: String, report: (String) -> Void
+    ) throws -> String {
+        let version = recognition.version, schema = recognition.schema
+        let entity = placement.entity
+        guard let table = entity.table, let lucidTable = schema.tables.first(where: { $0.name == table }) else {
+            throw Refusal(
+                description:
+                    "the Core Data origin maps \(entity.name) to table \(entity.table ?? "(none)"), which \(schema.version) does not have: import and generate again"
+            )
+        }
+        var columns = [quoteIdentifier("id")]
+        var values = ["s.Z_PK"]
+        if let kind = entity.kind {
+            guard let column = lucidTable.columns.first(where: \.isKindColumn) else {
+                throw Refusal(
+                    description:
+                        "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again"
                 )
-                for row in rows {
-                    let id: DatabaseValue = row[0]
-                    guard case .int64(let key) = id.storage, case .blob(let bytes) = (row[1] as DatabaseValue).storage else {
-                        throw Refusal(
-                            description:
-                                "\(entity.name) \(CoreDataStoreLayout.describe(id)): its value of \(stored.dropFirst(2)) is not bytes: nothing was changed"
-                        )
-                    }
-                    let value = try Self.externalValue(bytes, folder: supportFolder, entity: entity.name, id: key)
-                    try db.execute(
-                        sql: "UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE id = ?", arguments: [value, key])
-                }
             }
-            if lucidTable.autoincrement == true {
-                // Ids are never handed out twice: the next is after the root's Z_MAX, or (not recorded) after the largest.
-                let maxID = maxIDs[root(of: entity, in: version).name] ?? nil
-                try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
-                try db.execute(
-                    sql:
-                        "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoteIdentifier(table))), 0))",
-                    arguments: [table, maxID ?? 0])
+            columns.append(quoteIdentifier(column.name))
+            values.append(quoteLiteral(kind))
+        }
+        var external: [(column: String, source: String)] = []
+        let lineage = self.lineage(of: entity, in: version)
+        // A drifted store (``Recognition/drift``) may lack a column of the version's: its default, or NULL.
+        let present = tables.columns(of: placement.source)
+        func absent(_ name: String, _ target: SchemaColumn?) throws -> Bool {
+            guard present["Z" + name.uppercased()] == nil else { return false }
+            if let target, target.notNull, target.defaultSQL == nil, placement.rows > 0 {
+                throw Refusal(
+                    description:
+                        "\(placement.source) has no column Z\(name.uppercased()), and \(table).\(target.name) is required with no default: nothing was changed"
+                )
+            }
+            values.append(target?.defaultSQL ?? "NULL")
+            return true
+        }
+        for attribute in lineage.flatMap(\.attributes) where attribute.transient != true {
+            guard let column = attribute.column else { continue }
+            guard let target = lucidTable.column(named: column) else {
+                throw Refusal(
+                    description:
+                        "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again"
+                )
+            }
+            let stored = "s.Z" + attribute.name.uppercased()
+            columns.append(quoteIdentifier(column))
+            if try absent(attribute.name, target) { continue }
+            var value: String =
+                switch attribute.type {
+                case "Date": Self.dateExpression(stored)
+                case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
+                default: StoredValueRule(type: attribute.type, external: attribute.externalStorage == true)?.value(stored) ?? stored
+                }
+            // A required attribute Core Data left NULL (a row older than the attribute) gets the column's default.
+            if target.notNull, let fallback = target.defaultSQL { value = "coalesce(\(value), \(fallback))" }
+            values.append(value)
+            if attribute.externalStorage == true { external.append((column, stored)) }
+        }
+        // A to-one naming no row is NULL (the account lists each one).
+        for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
+            guard let column = relationship.column else { continue }
+            let stored = "s.Z" + relationship.name.uppercased()
+            columns.append(quoteIdentifier(column))
+            if try absent(relationship.name, lucidTable.column(named: column)) { continue }
+            if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
+                values.append(
+                    "CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
+            } else {
+                values.append(stored)
             }
         }
+        try db.execute(
+            sql:
+                "INSERT INTO \(quoteIdentifier(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate)"
+        )
+        guard db.changesCount == placement.rows else {
+            throw Refusal(
+                description:
+                    "\(entity.name): \(placement.rows) rows of \(placement.source) are \(entity.name)'s, but \(db.changesCount) were written into \(table): nothing was changed"
+            )
+        }
+        report("\(entity.name) → \(table): \(placement.rows) rows")
+        // Values that allow external storage: tagged inline bytes, or a file beside the store.
+        for (column, stored) in external {
+            let rows = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT s.Z_PK, \(stored) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL"
+            )
+            for row in rows {
+                let id: DatabaseValue = row[0]
+                guard case .int64(let key) = id.storage, case .blob(let bytes) = (row[1] as DatabaseValue).storage else {
+                    throw Refusal(
+                        description:
+                            "\(entity.name) \(CoreDataStoreLayout.describe(id)): its value of \(stored.dropFirst(2)) is not bytes: nothing was changed"
+                    )
+                }
+                let value = try Self.externalValue(bytes, folder: supportFolder, entity: entity.name, id: key)
+                try db.execute(
+                    sql: "UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE id = ?", arguments: [value, key])
+            }
+        }
+        if lucidTable.autoincrement == true {
+            // Ids are never handed out twice: the next is after the root's Z_MAX, or (not recorded) after the largest.
+            let maxID = maxIDs[root(of: entity, in: version).name] ?? nil
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
+            try db.execute(
+                sql:
+                    "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoteIdentifier(table))), 0))",
+                arguments: [table, maxID ?? 0])
+        }
+        return table
+    }
+
+    /// Every table written holds the rows written to it, and every Core Data row was placed.
+    private func checkCounts(_ db: Database, written: [String: Int], account: Account) throws {
         for (table, rows) in written.sorted(by: { $0.key < $1.key }) {
             let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? 0
             guard found == rows else {
@@ -792,7 +817,11 @@ package struct CoreDataConverter {
                 throw Refusal(description: "\(table) has \(rows) rows, of which \(placed) were placed: nothing was changed")
             }
         }
-        // To-manys: each link table from Core Data's join table, or from the child's to-one.
+    }
+
+    /// Each to-many's link table, from Core Data's join table or from the child's to-one, counted against
+    /// the account.
+    private func fillLinks(_ db: Database, _ account: Account, report: (String) -> Void) throws {
         for link in account.links {
             let position = link.select.contains("row_number()") ? ", \(quoteIdentifier(LinkTable.positionColumn))" : ""
             try db.execute(
@@ -807,10 +836,15 @@ package struct CoreDataConverter {
             }
             report("\(link.relationship) → \(link.link): \(link.links) links")
         }
-        for note in account.notes { report(note) }
-        // Core Data's tables go (their indexes and triggers with them): the store is lucidgen's now. Only
-        // the tables Core Data's layout gives this model version: its entities' tables, its join tables,
-        // its bookkeeping, and history tracking's and CloudKit's (never a name `Z_PRIMARYKEY` gives).
+    }
+
+    /// Drops the tables Core Data's layout gives this model version: its entities' tables, its join tables,
+    /// its bookkeeping, and history tracking's and CloudKit's (never a name `Z_PRIMARYKEY` gives). Returns
+    /// their names.
+    private func dropCoreDataTables(
+        _ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, numbers: [String: Int64], tables: StoreTables
+    ) throws -> [String] {
+        let version = recognition.version
         var dropped: [String] = []
         let joined = Set(joins(version, numbers: numbers, tables: tables).found.values.map { $0.table.uppercased() })
         let entityTables = Set(version.entities.map { "Z" + root(of: $0, in: version).name.uppercased() })
@@ -831,9 +865,12 @@ package struct CoreDataConverter {
             try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
             dropped.append(name)
         }
-        report("dropped Core Data's tables: \(dropped.joined(separator: ", "))")
-        // The app's views must still read what they read: one over Core Data's tables would be left broken
-        // (and every later step refuse it), so the conversion does not happen.
+        return dropped
+    }
+
+    /// The app's views must still read what they read: one over Core Data's tables would be left broken
+    /// (and every later step refuse it), so the conversion does not happen.
+    private func checkViews(_ db: Database) throws {
         for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name") {
             do {
                 _ = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(view)) LIMIT 0")
@@ -844,7 +881,6 @@ package struct CoreDataConverter {
                 )
             }
         }
-        return account.report(recognition)
     }
 
     /// The bytes of a value of an attribute that allows external storage: `0x01` and the bytes, or `0x02`
