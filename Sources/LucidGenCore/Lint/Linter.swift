@@ -105,200 +105,238 @@ package struct Linter {
             location: location ?? description(of: entity)?.location)
     }
 
+    /// What changes between two versions, entity by entity.
     private func stepFindings(from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
-        var findings: [LintFinding] = []
         let appCode = model.customSteps.first { $0.from == from && $0.to == to }
-        for entity in model.entities {
-            let old = entity.shape(at: from)
-            let new = entity.shape(at: to)
-            guard let old else { continue }
-            let name = entity.name
-            // Entity inheritance: a subentity's rows are in its root's table, and its inherited properties are its ancestors' findings.
-            let parent = entity.parent(at: from)
-            guard let new else {
-                let rows = parent == nil ? "table \(old.tableName)" : "its rows, of kind \(old.name) in table \(old.tableName)"
-                findings.append(
-                    finding(
-                        .entityRemoved, "entity \(name) (\(rows)) is removed at \(to)", entity: name, from: from, to: to,
-                        at: description(of: name)?.location))
-                continue
+        return model.entities.flatMap { entityFindings($0, from: from, to: to, appCode: appCode) }
+    }
+
+    /// One entity's findings of a step: removed, renamed, moved to another table; then each property's
+    /// removal or change, its uniqueness, and the required properties it adds.
+    private func entityFindings(_ entity: ResolvedEntity, from: SchemaVersion, to: SchemaVersion, appCode: CustomStep?) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let old = entity.shape(at: from)
+        let new = entity.shape(at: to)
+        guard let old else { return [] }
+        let name = entity.name
+        // Entity inheritance: a subentity's rows are in its root's table, and its inherited properties are its ancestors' findings.
+        let parent = entity.parent(at: from)
+        guard let new else {
+            let rows = parent == nil ? "table \(old.tableName)" : "its rows, of kind \(old.name) in table \(old.tableName)"
+            findings.append(
+                finding(
+                    .entityRemoved, "entity \(name) (\(rows)) is removed at \(to)", entity: name, from: from, to: to,
+                    at: description(of: name)?.location))
+            return findings
+        }
+        if parent != nil, old.name != new.name {
+            let item = description(of: name)?.versionHistory.first { $0.version == to }
+            findings.append(
+                finding(
+                    .entityRenamed,
+                    "entity \(old.name) is renamed to \(new.name) at \(to) (the kind of its rows in table \(new.tableName) becomes \(new.name))",
+                    entity: name, from: from, to: to, at: item?.location))
+        }
+        let own = Set(description(of: name)?.properties.map(\.name) ?? [])
+        func linted(_ property: PropertyShape) -> Bool { !property.isKind && (parent == nil || own.contains(property.currentName)) }
+        if old.tableName != new.tableName,
+            entity.parent(at: from) != entity.parent(at: to)
+                || entity.parentHistory.contains(where: { $0.until > from && $0.until <= to })
+        {
+            // Its parent changes on the way: its rows move to its new root's table.
+            let item = description(of: name)?.parentHistory.first { $0.untilVersion > from && $0.untilVersion <= to }
+            let parents = [entity.parent(at: from), entity.parent(at: to)].map { $0 ?? "none" }
+            findings.append(
+                finding(
+                    .parentChanged,
+                    "entity \(name) moves from table \(old.tableName) to \(new.tableName) at \(to) (its parent: \(parents[0]) → \(parents[1]))",
+                    entity: name, from: from, to: to, at: item?.location ?? description(of: name)?.location))
+        } else if old.tableName != new.tableName {
+            let item = description(of: name)?.versionHistory.first { $0.version == to }
+            findings.append(
+                finding(
+                    .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (table \(old.tableName) → \(new.tableName))",
+                    entity: name, from: from, to: to, at: item?.location))
+        }
+        let transformed = appCode?.tables.contains { $0.table == new.tableName } ?? false
+        let newTable = model.schemas.first { $0.version == to }?.table(named: new.tableName)
+        for before in old.properties where linted(before) {
+            if let after = new.properties.first(where: { $0.currentName == before.currentName }) {
+                findings += changeFindings(
+                    of: entity, before: before, after: after, newTable: newTable, transformed: transformed, from: from, to: to)
+            } else {
+                findings += removalFindings(of: entity, before: before, new: new, newTable: newTable, from: from, to: to)
             }
-            if parent != nil, old.name != new.name {
-                let item = description(of: name)?.versionHistory.first { $0.version == to }
+        }
+        findings += uniquenessFindings(entity: name, old: old, new: new, from: from, to: to)
+        for after in new.properties where linted(after) && !old.properties.contains(where: { $0.currentName == after.currentName }) {
+            findings += additionFindings(of: entity, after: after, from: from, to: to)
+        }
+        return findings
+    }
+
+    /// A property of `from` that `to`'s shape has no more: removed, unless its column became a composite's
+    /// element (`elements_from`) or it moved down to a subentity (`moved_from`).
+    private func removalFindings(
+        of entity: ResolvedEntity, before: PropertyShape, new: EntityShape, newTable: SchemaTable?, from: SchemaVersion, to: SchemaVersion
+    ) -> [LintFinding] {
+        let name = entity.name, current = before.currentName
+        let where_ = property(current, of: name)
+        var findings: [LintFinding] = []
+        // Its column became a composite's element (`elements_from`): moved, not lost.
+        if case .value = before.kind, let column = newTable?.columns.first(where: { $0.renamedFrom == before.column }),
+            let composite = new.properties.first(where: { property in
+                if case .composite(let shape) = property.kind {
+                    return shape.leaves(optional: true).contains { $0.column == column.name }
+                }
+                return false
+            })
+        {
+            findings.append(
+                finding(
+                    .propertyRenamed,
+                    "property \(name).\(before.name) becomes an element of composite \(composite.name) at \(to) (column \(before.column) → \(column.name))",
+                    entity: name, property: current, from: from, to: to,
+                    at: property(composite.currentName, of: name)?.elementsFromLocation ?? where_?.location))
+            return findings
+        }
+        // It moved down to a subentity (`moved_from`), whose column it still is: nothing is dropped.
+        let movedDown = model.entities.contains { other in
+            other.parent != nil
+                && description(of: other.name)?.properties.contains { $0.movedFrom == name && $0.name == current } == true
+        }
+        if movedDown, newTable?.column(named: before.column) != nil { return [] }
+        findings.append(
+            finding(
+                .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current,
+                from: from, to: to,
+                at: where_?.location))
+        return findings
+    }
+
+    /// A property in both versions: its rename, enum cases, type, storage or association, and whether it
+    /// becomes required.
+    private func changeFindings(
+        of entity: ResolvedEntity, before: PropertyShape, after: PropertyShape, newTable: SchemaTable?, transformed: Bool,
+        from: SchemaVersion, to: SchemaVersion
+    ) -> [LintFinding] {
+        let name = entity.name, current = before.currentName
+        let where_ = property(current, of: name)
+        var findings: [LintFinding] = []
+        // Older apps read and write the column: a rename that keeps it (`persisted_name` holding the old column
+        // name, a Swift-only rename) changes nothing for them.
+        if before.column != after.column {
+            let columns = !after.column.isEmpty ? " (column \(before.column) → \(after.column))" : ""
+            findings.append(
+                finding(
+                    .propertyRenamed, "property \(name).\(before.name) is renamed to \(after.name) at \(to)\(columns)",
+                    entity: name, property: current, from: from, to: to, at: where_?.location))
+        }
+        let typeLocation = where_?.typeHistory.first { $0.untilVersion == to }?.location ?? where_?.typeLocation
+        findings += enumCaseFindings(
+            entity: name, property: after, column: newTable?.column(named: after.column), from: from, to: to)
+        switch (before.kind, after.kind) {
+        case (.value, .value):
+            if before.typeDescription != after.typeDescription {
+                let change =
+                    "property \(name).\(after.name) changes type from \(before.typeDescription) to \(after.typeDescription) at \(to)"
                 findings.append(
-                    finding(
-                        .entityRenamed,
-                        "entity \(old.name) is renamed to \(new.name) at \(to) (the kind of its rows in table \(new.tableName) becomes \(new.name))",
-                        entity: name, from: from, to: to, at: item?.location))
-            }
-            let own = Set(description(of: name)?.properties.map(\.name) ?? [])
-            func linted(_ property: PropertyShape) -> Bool { !property.isKind && (parent == nil || own.contains(property.currentName)) }
-            if old.tableName != new.tableName,
-                entity.parent(at: from) != entity.parent(at: to)
-                    || entity.parentHistory.contains(where: { $0.until > from && $0.until <= to })
-            {
-                // Its parent changes on the way: its rows move to its new root's table.
-                let item = description(of: name)?.parentHistory.first { $0.untilVersion > from && $0.untilVersion <= to }
-                let parents = [entity.parent(at: from), entity.parent(at: to)].map { $0 ?? "none" }
-                findings.append(
-                    finding(
-                        .parentChanged,
-                        "entity \(name) moves from table \(old.tableName) to \(new.tableName) at \(to) (its parent: \(parents[0]) → \(parents[1]))",
-                        entity: name, from: from, to: to, at: item?.location ?? description(of: name)?.location))
-            } else if old.tableName != new.tableName {
-                let item = description(of: name)?.versionHistory.first { $0.version == to }
-                findings.append(
-                    finding(
-                        .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (table \(old.tableName) → \(new.tableName))",
-                        entity: name, from: from, to: to, at: item?.location))
-            }
-            let transformed = appCode?.tables.contains { $0.table == new.tableName } ?? false
-            let newTable = model.schemas.first { $0.version == to }?.table(named: new.tableName)
-            for before in old.properties where linted(before) {
-                let current = before.currentName
-                let where_ = property(current, of: name)
-                guard let after = new.properties.first(where: { $0.currentName == current }) else {
-                    // Its column became a composite's element (`elements_from`): moved, not lost.
-                    if case .value = before.kind, let column = newTable?.columns.first(where: { $0.renamedFrom == before.column }),
-                        let composite = new.properties.first(where: { property in
-                            if case .composite(let shape) = property.kind {
-                                return shape.leaves(optional: true).contains { $0.column == column.name }
-                            }
-                            return false
-                        })
-                    {
-                        findings.append(
-                            finding(
-                                .propertyRenamed,
-                                "property \(name).\(before.name) becomes an element of composite \(composite.name) at \(to) (column \(before.column) → \(column.name))",
-                                entity: name, property: current, from: from, to: to,
-                                at: property(composite.currentName, of: name)?.elementsFromLocation ?? where_?.location))
-                        continue
-                    }
-                    // It moved down to a subentity (`moved_from`), whose column it still is: nothing is dropped.
-                    let movedDown = model.entities.contains { other in
-                        other.parent != nil
-                            && description(of: other.name)?.properties.contains { $0.movedFrom == name && $0.name == current } == true
-                    }
-                    if movedDown, newTable?.column(named: before.column) != nil { continue }
+                    finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                if newTable?.column(named: after.column)?.lossyConversionFrom != nil {
+                    findings.append(
+                        finding(.lossyConversion, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                } else if transformed {
                     findings.append(
                         finding(
-                            .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current,
-                            from: from, to: to,
-                            at: where_?.location))
-                    continue
-                }
-                // Older apps read and write the column: a rename that keeps it (`persisted_name` holding the old column
-                // name, a Swift-only rename) changes nothing for them.
-                if before.column != after.column {
-                    let columns = !after.column.isEmpty ? " (column \(before.column) → \(after.column))" : ""
-                    findings.append(
-                        finding(
-                            .propertyRenamed, "property \(name).\(before.name) is renamed to \(after.name) at \(to)\(columns)",
-                            entity: name, property: current, from: from, to: to, at: where_?.location))
-                }
-                let typeLocation = where_?.typeHistory.first { $0.untilVersion == to }?.location ?? where_?.typeLocation
-                findings += enumCaseFindings(
-                    entity: name, property: after, column: newTable?.column(named: after.column), from: from, to: to)
-                switch (before.kind, after.kind) {
-                case (.value, .value):
-                    if before.typeDescription != after.typeDescription {
-                        let change =
-                            "property \(name).\(after.name) changes type from \(before.typeDescription) to \(after.typeDescription) at \(to)"
-                        findings.append(
-                            finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
-                        if newTable?.column(named: after.column)?.lossyConversionFrom != nil {
-                            findings.append(
-                                finding(.lossyConversion, change, entity: name, property: current, from: from, to: to, at: typeLocation))
-                        } else if transformed {
-                            findings.append(
-                                finding(
-                                    .convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from,
-                                    to: to, at: typeLocation))
-                        }
-                    }
-                case (.composite(let old), .composite(let composite)) where old.subtype == composite.subtype:
-                    // The struct's members changed: element by element, as for properties.
-                    findings += elementFindings(entity: name, property: after, before: before, old: old, new: composite, from: from, to: to)
-                case (.value, .composite(let composite)), (.composite, .composite(let composite)):
-                    // A struct's storage changes (JSON text → a column per element), or its elements do.
-                    let columns = composite.leaves(optional: after.nullable).map(\.column)
-                    let oldColumns: [String]
-                    // A rename renames every element's column (BC102); the storage changes when the elements do.
-                    var elementsChanged = true
-                    if case .composite(let old) = before.kind {
-                        oldColumns = old.leaves(optional: before.nullable).map(\.column)
-                        elementsChanged =
-                            old.leaves(optional: before.nullable).map(\.memberPath)
-                            != composite.leaves(optional: after.nullable).map(\.memberPath)
-                    } else {
-                        oldColumns = [before.column]
-                    }
-                    if before.typeDescription != after.typeDescription || elementsChanged {
-                        let change =
-                            "property \(name).\(after.name) changes from \(before.typeDescription) to \(after.typeDescription) at \(to) (column\(oldColumns.count == 1 ? "" : "s") \(oldColumns.joined(separator: ", ")) → \(columns.joined(separator: ", ")))"
-                        findings.append(
-                            finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
-                        if transformed {
-                            findings.append(
-                                finding(
-                                    .convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from,
-                                    to: to, at: typeLocation))
-                        }
-                    }
-                default:
-                    let (a, b) = (Self.association(before.kind), Self.association(after.kind))
-                    if a != b {
-                        findings.append(
-                            finding(
-                                .associationChanged, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
-                                entity: name, property: current, from: from, to: to, at: typeLocation))
-                        if case .toMany = before.kind, case .toOne = after.kind {
-                            findings.append(
-                                finding(
-                                    .toManyBecomesToOne, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
-                                    entity: name, property: current, from: from, to: to, at: typeLocation))
-                        }
-                    }
-                }
-                if before.nullable && !after.nullable {
-                    if case .toMany = after.kind {
-                    } else {
-                        let change = "property \(name).\(after.name) becomes required at \(to)"
-                        findings.append(
-                            finding(.becameRequired, change, entity: name, property: current, from: from, to: to, at: typeLocation))
-                        findings.append(
-                            finding(
-                                .nullsFilled, change + (after.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
-                                entity: name, property: current, from: from, to: to, at: typeLocation))
-                    }
+                            .convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from,
+                            to: to, at: typeLocation))
                 }
             }
-            findings += uniquenessFindings(entity: name, old: old, new: new, from: from, to: to)
-            for after in new.properties where linted(after) && !old.properties.contains(where: { $0.currentName == after.currentName }) {
-                if case .toMany = after.kind { continue }
-                if after.nullable { continue }
-                // A composite has no default_value of its own: existing rows take its elements' defaults
-                // (an optional element is NULL), so only required elements without one are a problem.
-                if case .composite(let composite) = after.kind {
-                    let missing = composite.leaves(optional: false).filter { $0.notNull && $0.defaultSQL == nil }.map(\.column)
-                    if !missing.isEmpty {
-                        findings.append(
-                            finding(
-                                .requiredAddedWithoutDefault,
-                                "required composite \(name).\(after.name) is added at \(to) with required elements without a default_value (columns \(missing.joined(separator: ", ")))",
-                                entity: name, property: after.currentName, from: from, to: to,
-                                at: property(after.currentName, of: name)?.location))
-                    }
-                } else if after.defaultSQL == nil {
+        case (.composite(let old), .composite(let composite)) where old.subtype == composite.subtype:
+            // The struct's members changed: element by element, as for properties.
+            findings += elementFindings(entity: name, property: after, before: before, old: old, new: composite, from: from, to: to)
+        case (.value, .composite(let composite)), (.composite, .composite(let composite)):
+            // A struct's storage changes (JSON text → a column per element), or its elements do.
+            let columns = composite.leaves(optional: after.nullable).map(\.column)
+            let oldColumns: [String]
+            // A rename renames every element's column (BC102); the storage changes when the elements do.
+            var elementsChanged = true
+            if case .composite(let old) = before.kind {
+                oldColumns = old.leaves(optional: before.nullable).map(\.column)
+                elementsChanged =
+                    old.leaves(optional: before.nullable).map(\.memberPath)
+                    != composite.leaves(optional: after.nullable).map(\.memberPath)
+            } else {
+                oldColumns = [before.column]
+            }
+            if before.typeDescription != after.typeDescription || elementsChanged {
+                let change =
+                    "property \(name).\(after.name) changes from \(before.typeDescription) to \(after.typeDescription) at \(to) (column\(oldColumns.count == 1 ? "" : "s") \(oldColumns.joined(separator: ", ")) → \(columns.joined(separator: ", ")))"
+                findings.append(
+                    finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                if transformed {
                     findings.append(
                         finding(
-                            .requiredAddedWithoutDefault,
-                            "required property \(name).\(after.name) is added at \(to) without a default_value",
-                            entity: name, property: after.currentName, from: from, to: to,
-                            at: property(after.currentName, of: name)?.location))
+                            .convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from,
+                            to: to, at: typeLocation))
                 }
             }
+        default:
+            let (a, b) = (Self.association(before.kind), Self.association(after.kind))
+            if a != b {
+                findings.append(
+                    finding(
+                        .associationChanged, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
+                        entity: name, property: current, from: from, to: to, at: typeLocation))
+                if case .toMany = before.kind, case .toOne = after.kind {
+                    findings.append(
+                        finding(
+                            .toManyBecomesToOne, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
+                            entity: name, property: current, from: from, to: to, at: typeLocation))
+                }
+            }
+        }
+        if before.nullable && !after.nullable {
+            if case .toMany = after.kind {
+            } else {
+                let change = "property \(name).\(after.name) becomes required at \(to)"
+                findings.append(
+                    finding(.becameRequired, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                findings.append(
+                    finding(
+                        .nullsFilled, change + (after.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
+                        entity: name, property: current, from: from, to: to, at: typeLocation))
+            }
+        }
+        return findings
+    }
+
+    /// A property `to` adds: required without a default (or a composite with required elements without one).
+    private func additionFindings(of entity: ResolvedEntity, after: PropertyShape, from: SchemaVersion, to: SchemaVersion) -> [LintFinding]
+    {
+        let name = entity.name
+        if case .toMany = after.kind { return [] }
+        if after.nullable { return [] }
+        var findings: [LintFinding] = []
+        // A composite has no default_value of its own: existing rows take its elements' defaults
+        // (an optional element is NULL), so only required elements without one are a problem.
+        if case .composite(let composite) = after.kind {
+            let missing = composite.leaves(optional: false).filter { $0.notNull && $0.defaultSQL == nil }.map(\.column)
+            if !missing.isEmpty {
+                findings.append(
+                    finding(
+                        .requiredAddedWithoutDefault,
+                        "required composite \(name).\(after.name) is added at \(to) with required elements without a default_value (columns \(missing.joined(separator: ", ")))",
+                        entity: name, property: after.currentName, from: from, to: to,
+                        at: property(after.currentName, of: name)?.location))
+            }
+        } else if after.defaultSQL == nil {
+            findings.append(
+                finding(
+                    .requiredAddedWithoutDefault,
+                    "required property \(name).\(after.name) is added at \(to) without a default_value",
+                    entity: name, property: after.currentName, from: from, to: to,
+                    at: property(after.currentName, of: name)?.location))
         }
         return findings
     }
