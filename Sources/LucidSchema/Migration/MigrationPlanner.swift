@@ -120,9 +120,12 @@ package struct MigrationPlanner: Sendable {
         guard versions.count > 1 else { return [] }
         let end = versions.count - 1
         let cache = InferenceCache()
+        // Every start jumps to the newest: the starts within one of a table's runs of identical versions ask the
+        // same question of that table, answered once (without it, the jumps cost time quadratic in the history).
+        let remembering = StepInference(versions: versions, remembersTableSteps: true)
         var result: [[SchemaVersion]] = []
         for start in 0..<end {
-            let graph = pathGraph(from: start, to: end, cache: cache)
+            let graph = pathGraph(from: start, to: end, cache: cache, inference: remembering)
             guard let path = PathFinder.shortestPath(from: start, to: end, edges: graph.edges) else { continue }
             result.append([versions[start].version] + path.map { versions[$0.to].version })
         }
@@ -229,8 +232,10 @@ package struct MigrationPlanner: Sendable {
     /// end, to each stage's start and as far as the stages allow, so that versions whose changes cancel
     /// are jumped over. A consecutive step SQL cannot make is crossed by the shortest jump that can.
     /// `cache` (for ``routes()``, which builds the graph from every start) keeps each inference for the
-    /// next graph; the graph is the same with or without it.
-    func pathGraph(from start: Int, to end: Int, cache: InferenceCache? = nil) -> PlannerGraph {
+    /// next graph; the graph is the same with or without it, and with or without an `inference` that
+    /// remembers each table's steps.
+    func pathGraph(from start: Int, to end: Int, cache: InferenceCache? = nil, inference: StepInference? = nil) -> PlannerGraph {
+        let inference = inference ?? self.inference
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
         var inferences = 0
