@@ -559,7 +559,38 @@ package struct StoreDescriber {
                 "table \(table.name): columns \(owner) and \(column) both make the property name \(Naming.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))"
             )
         }
-        // The identifier: lucidgen's `id` column, or the property that is the key.
+        let keyType = identifierType(of: table, key: key, &output)
+        // An `id` key with a default or a NOT NULL ON CONFLICT (SQLiteData's `"id" TEXT PRIMARY KEY NOT NULL ON CONFLICT
+        // REPLACE DEFAULT (uuid())`) is the property identifier `id`, whose property says them.
+        let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil || key.check != nil
+        let identifier = DescriptionDocument.Identifier(
+            type: keyIsProperty ? "property" : keyType, propertyName: keyIsProperty ? propertyNames[sqlNameKey(key.name)]! : nil,
+            autoincrement: table.autoincrement == true,
+            onConflict: table.primaryKeyConflict?.lowercased())
+
+        let relationships = toOneRelationships(of: table, keyed: keyed, &output)
+        var properties: [DescribedProperty] = []
+        for column in table.columns {
+            let propertyName = propertyNames[sqlNameKey(column.name)]!
+            if !keyIsProperty && sameSQLName(column.name, key.name) { continue }
+            if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
+                properties.append(
+                    relationshipProperty(
+                        column, named: propertyName, of: table, target: target, foreignKey: foreignKey, entityNames: entityNames, &output))
+            } else {
+                let isKey = keyIsProperty && sameSQLName(column.name, key.name)
+                properties.append(valueProperty(column, named: propertyName, of: table, isKey: isKey, &output))
+            }
+        }
+        let indexes = describedIndexes(of: table, key: key, relationships: relationships, propertyNames: propertyNames, &output)
+        return DescribedEntity(
+            name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes,
+            strict: table.strict == true,
+            checks: table.checks ?? [])
+    }
+
+    /// The identifier's type: lucidgen's `id` column, or the property that is the key.
+    private func identifierType(of table: SchemaTable, key: SchemaColumn, _ output: inout Output) -> String {
         let keyType: String
         switch key.type {
         case .integer where key.declaredType != nil:
@@ -576,15 +607,14 @@ package struct StoreDescriber {
                 "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)"
             )
         }
-        // An `id` key with a default or a NOT NULL ON CONFLICT (SQLiteData's `"id" TEXT PRIMARY KEY NOT NULL ON CONFLICT
-        // REPLACE DEFAULT (uuid())`) is the property identifier `id`, whose property says them.
-        let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil || key.check != nil
-        let identifier = DescriptionDocument.Identifier(
-            type: keyIsProperty ? "property" : keyType, propertyName: keyIsProperty ? propertyNames[sqlNameKey(key.name)]! : nil,
-            autoincrement: table.autoincrement == true,
-            onConflict: table.primaryKeyConflict?.lowercased())
+        return keyType
+    }
 
-        // To-one relationships: single-column foreign keys to another table's key.
+    /// To-one relationships: single-column foreign keys to another table's key, by column; each other
+    /// foreign key is a problem.
+    private func toOneRelationships(of table: SchemaTable, keyed: [String: SchemaTable], _ output: inout Output) -> [String: (
+        target: SchemaTable, key: SchemaForeignKey
+    )] {
         var relationships: [String: (target: SchemaTable, key: SchemaForeignKey)] = [:]
         for foreignKey in table.foreignKeys {
             guard foreignKey.columns.count == 1, let target = keyed[sqlNameKey(foreignKey.table)],
@@ -608,98 +638,110 @@ package struct StoreDescriber {
             }
             relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
-        var properties: [DescribedProperty] = []
-        for column in table.columns {
-            let propertyName = propertyNames[sqlNameKey(column.name)]!
-            if !keyIsProperty && sameSQLName(column.name, key.name) { continue }
-            let path = sqlNameKey("\(table.name).\(column.name)")
-            if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
-                let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
-                // A relationship has no default but NULL: any other is said, never dropped.
-                var defaultValue: DescriptionDocument.Value?
-                if let defaultSQL = column.defaultSQL {
-                    if SchemaColumn.unwrappedDefault(defaultSQL.trimmingCharacters(in: .whitespaces)).uppercased() == "NULL" {
-                        defaultValue = .null
-                    } else {
-                        output.problems.append(
-                            "table \(table.name): its foreign key column \(column.name) has a default (\(defaultSQL)), which a lucidgen to-one relationship cannot have; "
-                                + "drop the default in the app (a rebuild), or leave the table to the app with --app-table \(table.name)")
-                    }
-                }
-                properties.append(
-                    DescribedProperty(
-                        name: propertyName, column: column.name,
-                        type: .relationship(.init(entityName: entityNames[sqlNameKey(target.name)]!, association: .toOne)),
-                        nullable: !column.notNull,
-                        defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? foreignKey.onDelete : nil,
-                        onUpdate: foreignKey.onUpdate, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
-                        check: column.check))
-                continue
-            }
-            let declared = column.declaredType
-            if table.strict == true, declared == "ANY", typeHints[path] == nil {
-                // A STRICT table's ANY column keeps each value as it was given (text, number or blob): no one property type reads them all.
-                output.problems.append(
-                    "\(table.name).\(column.name): it is declared ANY in a STRICT table, which holds values of any type; say which with --type \(table.name).\(column.name)=…"
-                )
-            }
-            let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
-            if let hint = typeHints[path] {
-                output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)")
-            }
-            if ScalarType(name: type) == .uuid, column.type != .blob {
-                // GRDB reads a UUID from its text too, but lucidgen's uuid column is the BLOB GRDB writes.
-                output.problems.append(
-                    "\(table.name).\(column.name): described as uuid (--type), which lucidgen stores as a BLOB of its 16 bytes (as GRDB stores a UUID), but the store's column is \(column.sqlType); describe UUIDs stored as text as string"
-                )
-            }
-            if ScalarType(name: type) == .decimal, column.type != .text || column.declaredType != nil {
-                // A NUMERIC or REAL column turns GRDB's decimal text into a floating-point number: its digits are not kept.
-                output.problems.append(
-                    "\(table.name).\(column.name): described as decimal (--type), which lucidgen stores as TEXT (as GRDB stores a Decimal), but the store's column is \(column.sqlType), whose affinity may have stored the values as numbers; describe it as double, or move the values to a TEXT column"
-                )
-            }
-            if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
-                output.notes.append(
-                    "\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)"
-                )
-            }
-            var defaultValue: DescriptionDocument.Value?
-            if let defaultSQL = column.defaultSQL {
-                defaultValue =
-                    ScalarType(name: type) == .uuid
-                    ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
-                if defaultValue == nil {
-                    // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
-                    var expression = defaultSQL.trimmingCharacters(in: .whitespaces)
-                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()),
-                        SchemaColumn.unwrappedDefault(expression) == expression
-                    {
-                        expression = "(\(expression))"
-                    }
-                    if let problem = SQLDefaultExpression.problem(with: expression) {
-                        output.problems.append(
-                            "\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))"
-                        )
-                    } else {
-                        defaultValue = .sql(expression)
-                    }
-                }
-            }
-            let isKey = keyIsProperty && sameSQLName(column.name, key.name)
-            properties.append(
-                DescribedProperty(
-                    name: propertyName, column: column.name, type: .scalar(type), nullable: !column.notNull && !isKey,
-                    defaultValue: defaultValue, onDelete: nil,
-                    isRelationship: false, columnType: declared,
-                    collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
-                    onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
-                    generated: column.generatedSQL.map {
-                        DescriptionDocument.Generated(expression: $0, stored: column.generatedStored == true)
-                    }))
-        }
+        return relationships
+    }
 
-        // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
+    /// A foreign key column as a to-one relationship: no default but NULL, its actions where they are not
+    /// lucidgen's.
+    private func relationshipProperty(
+        _ column: SchemaColumn, named propertyName: String, of table: SchemaTable, target: SchemaTable, foreignKey: SchemaForeignKey,
+        entityNames: [String: String], _ output: inout Output
+    ) -> DescribedProperty {
+        let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
+        // A relationship has no default but NULL: any other is said, never dropped.
+        var defaultValue: DescriptionDocument.Value?
+        if let defaultSQL = column.defaultSQL {
+            if SchemaColumn.unwrappedDefault(defaultSQL.trimmingCharacters(in: .whitespaces)).uppercased() == "NULL" {
+                defaultValue = .null
+            } else {
+                output.problems.append(
+                    "table \(table.name): its foreign key column \(column.name) has a default (\(defaultSQL)), which a lucidgen to-one relationship cannot have; "
+                        + "drop the default in the app (a rebuild), or leave the table to the app with --app-table \(table.name)")
+            }
+        }
+        return DescribedProperty(
+            name: propertyName, column: column.name,
+            type: .relationship(.init(entityName: entityNames[sqlNameKey(target.name)]!, association: .toOne)),
+            nullable: !column.notNull,
+            defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? foreignKey.onDelete : nil,
+            onUpdate: foreignKey.onUpdate, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
+            check: column.check)
+    }
+
+    /// A value column as a property: its type (declared, or a `--type` hint), default, collation, CHECK
+    /// and generated expression.
+    private func valueProperty(
+        _ column: SchemaColumn, named propertyName: String, of table: SchemaTable, isKey: Bool, _ output: inout Output
+    )
+        -> DescribedProperty
+    {
+        let path = sqlNameKey("\(table.name).\(column.name)")
+        let declared = column.declaredType
+        if table.strict == true, declared == "ANY", typeHints[path] == nil {
+            // A STRICT table's ANY column keeps each value as it was given (text, number or blob): no one property type reads them all.
+            output.problems.append(
+                "\(table.name).\(column.name): it is declared ANY in a STRICT table, which holds values of any type; say which with --type \(table.name).\(column.name)=…"
+            )
+        }
+        let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
+        if let hint = typeHints[path] {
+            output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)")
+        }
+        if ScalarType(name: type) == .uuid, column.type != .blob {
+            // GRDB reads a UUID from its text too, but lucidgen's uuid column is the BLOB GRDB writes.
+            output.problems.append(
+                "\(table.name).\(column.name): described as uuid (--type), which lucidgen stores as a BLOB of its 16 bytes (as GRDB stores a UUID), but the store's column is \(column.sqlType); describe UUIDs stored as text as string"
+            )
+        }
+        if ScalarType(name: type) == .decimal, column.type != .text || column.declaredType != nil {
+            // A NUMERIC or REAL column turns GRDB's decimal text into a floating-point number: its digits are not kept.
+            output.problems.append(
+                "\(table.name).\(column.name): described as decimal (--type), which lucidgen stores as TEXT (as GRDB stores a Decimal), but the store's column is \(column.sqlType), whose affinity may have stored the values as numbers; describe it as double, or move the values to a TEXT column"
+            )
+        }
+        if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
+            output.notes.append(
+                "\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)"
+            )
+        }
+        var defaultValue: DescriptionDocument.Value?
+        if let defaultSQL = column.defaultSQL {
+            defaultValue =
+                ScalarType(name: type) == .uuid
+                ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
+            if defaultValue == nil {
+                // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
+                var expression = defaultSQL.trimmingCharacters(in: .whitespaces)
+                if !SQLDefaultExpression.keywords.contains(expression.uppercased()),
+                    SchemaColumn.unwrappedDefault(expression) == expression
+                {
+                    expression = "(\(expression))"
+                }
+                if let problem = SQLDefaultExpression.problem(with: expression) {
+                    output.problems.append(
+                        "\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))"
+                    )
+                } else {
+                    defaultValue = .sql(expression)
+                }
+            }
+        }
+        return DescribedProperty(
+            name: propertyName, column: column.name, type: .scalar(type), nullable: !column.notNull && !isKey,
+            defaultValue: defaultValue, onDelete: nil,
+            isRelationship: false, columnType: declared,
+            collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
+            onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
+            generated: column.generatedSQL.map {
+                DescriptionDocument.Generated(expression: $0, stored: column.generatedStored == true)
+            })
+    }
+
+    /// Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
+    private func describedIndexes(
+        of table: SchemaTable, key: SchemaColumn, relationships: [String: (target: SchemaTable, key: SchemaForeignKey)],
+        propertyNames: [String: String], _ output: inout Output
+    ) -> [DescriptionDocument.Index] {
         var indexes: [DescriptionDocument.Index] = []
         for index in table.indexes {
             let names = index.columns.map { propertyNames[sqlNameKey($0)] ?? Naming.snakeCase($0) }
@@ -723,10 +765,7 @@ package struct StoreDescriber {
                 "table \(table.name): lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on \(column)"
             )
         }
-        return DescribedEntity(
-            name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes,
-            strict: table.strict == true,
-            checks: table.checks ?? [])
+        return indexes
     }
 
     /// A name as a hint shows it: a line break or control character escaped (`\n`), so that the hint stays
