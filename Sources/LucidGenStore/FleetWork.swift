@@ -72,7 +72,13 @@ package struct FleetWork {
             }
             defer { DryRunCopy.remove(copy) }
             var report = fleet.migrateStore(atPath: copy, stopRequested: stopRequested, afterOpening: cleanup)
+            // The report names the store asked about, never its copy.
             report.path = path
+            switch report.outcome {
+            case .failed(let error): report.outcome = .failed(error.naming(copy, as: path))
+            case .notAStore(let what): report.outcome = .notAStore(what.replacingOccurrences(of: copy, with: path))
+            default: break
+            }
             return report
         }
     }

@@ -154,13 +154,16 @@ package struct StoreMigration {
             try opened.database.close()
             return migrated
         } catch let error as StoreError {
+            let note =
+                acceptDrift
+                ? nil
+                : StoreInspection.driftNote(
+                    for: error, path: path, versions: resolved.versions, stages: resolved.stages, busyTimeout: busyTimeout,
+                    coreDataOrigin: coreDataOrigin)
+            // A dry run's refusal names the store asked about, not its copy.
+            guard dryRun else { throw StoreRefusal(error: error, note: note) }
             throw StoreRefusal(
-                error: error,
-                note: acceptDrift
-                    ? nil
-                    : StoreInspection.driftNote(
-                        for: error, path: path, versions: resolved.versions, stages: resolved.stages, busyTimeout: busyTimeout,
-                        coreDataOrigin: coreDataOrigin))
+                error: error.naming(path, as: original), note: note?.replacingOccurrences(of: path, with: original))
         }
     }
 }

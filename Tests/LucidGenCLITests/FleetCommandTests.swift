@@ -100,6 +100,30 @@ import Testing
         #expect(dry.output.contains("Dry run: 5 stores: 5 migrated") && dry.output.contains("No store was changed."), "\(dry.output)")
     }
 
+    /// A dry run migrates a copy in a temporary folder: what it refuses is said of the store asked about, whose
+    /// path the user knows, never of the copy (gone by the time the message is read).
+    @Test func aDryRunsRefusalNamesTheStoreNotItsCopy() throws {
+        let fleet = try FleetProject()
+        defer { fleet.remove() }
+        _ = try fleet.makeFleet(2)
+        // A table named as the project's, of another shape: no lucidgen record and no known version (refused).
+        try withDatabase(fleet.path("tenants/other app's.sqlite")) { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO item (text) VALUES ('x')")
+        }
+        let before = fileBytes(fleet.path("tenants/other app's.sqlite"))
+        let one = try run(lucidgenBinary, ["migrate", "--database", "tenants/other app's.sqlite", "--dry-run"], in: fleet.root)
+        #expect(one.status == 3, "\(one.error)")
+        #expect(one.error.contains(fleet.path("tenants/other app's.sqlite") + " has tables but no lucidgen version record"), "\(one.error)")
+        #expect(!one.error.contains("lucidgen-dry-run"), "\(one.error)")
+        let dry = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--dry-run", "--report", "dry.json"], in: fleet.root)
+        #expect(dry.status == 3, "\(dry.error)")
+        let entry = try #require(try fleet.report("dry.json").entry("tenants/other app's.sqlite"))
+        #expect(entry.outcome == "failed", "\(entry)")
+        #expect(entry.error?.hasPrefix("tenants/other app's.sqlite has tables but no lucidgen version record") == true, "\(entry)")
+        #expect(!dry.error.contains("lucidgen-dry-run") && !(entry.error ?? "").contains("lucidgen-dry-run"), "\(dry.error)")
+        #expect(fileBytes(fleet.path("tenants/other app's.sqlite")) == before)
+    }
+
     @Test func aFailingStoreInTheCanaryStopsTheRunAndNothingBeyondItIsTouched() throws {
         let fleet = try FleetProject()
         defer { fleet.remove() }

@@ -261,3 +261,27 @@ public struct DuplicateRows: Sendable, Hashable, CustomStringConvertible {
         return "\(shown) in rowid \(rowids.map(String.init).joined(separator: ", "))\(count > rowids.count ? ", …" : "") (\(count) rows)"
     }
 }
+
+extension StoreError {
+    /// The same error with the file at `path` named `shown`: what a dry run, which migrates a copy, says of
+    /// the store it was asked about (the copy's path is in a temporary folder that is gone by then).
+    package func naming(_ path: String, as shown: String) -> StoreError {
+        func name(_ given: String) -> String { given == path ? shown : given }
+        func text(_ given: String) -> String { given.replacingOccurrences(of: path, with: shown) }
+        switch self {
+        case .notADatabase(let given): return .notADatabase(path: name(given))
+        case .corrupt(let given, let message): return .corrupt(path: name(given), message: text(message))
+        case .cannotWrite(let given, let message): return .cannotWrite(path: name(given), message: text(message))
+        case .diskFull(let given, let journalLeft): return .diskFull(path: name(given), journalLeft: journalLeft)
+        case .locked(let given, let waited): return .locked(path: name(given), waited: waited)
+        case .unrecognizedSchema(let given, let differences): return .unrecognizedSchema(path: name(given), differences: differences)
+        case .recordContradictsTables(let given, let version, let differences, let tablesMatch):
+            return .recordContradictsTables(path: name(given), version: version, differences: differences, tablesMatch: tablesMatch)
+        case .missingStages(let given, let storeVersion, let target, let missing, let registry):
+            return .missingStages(path: name(given), storeVersion: storeVersion, target: target, missing: missing, registry: registry)
+        case .stepFailed(let step, let version, let message): return .stepFailed(step: step, version: version, message: text(message))
+        case .dataWouldBeLost(let step, let message): return .dataWouldBeLost(step: step, message: text(message))
+        default: return self
+        }
+    }
+}
