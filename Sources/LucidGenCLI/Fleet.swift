@@ -65,6 +65,7 @@ struct FleetMigration {
         (settings.jobs, settings.canary, settings.maxFailures) = (jobs, canary, maxFailures)
         (settings.dryRun, settings.deferCleanup, settings.finishCleanup) = (dryRun, deferCleanup, finishCleanup)
         (settings.wholePath, settings.traceSQL, settings.busyTimeout) = (wholePath, traceSQL, options.busyTimeout)
+        settings.coreDataOrigin = try options.coreDataOrigin()
         let work = FleetWork(try options.resolve(), settings: settings)
         let target = work.target
         let paths = try selection.paths(stores)

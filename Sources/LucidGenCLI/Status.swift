@@ -222,8 +222,10 @@ struct FleetStatus {
                 "status --stores compares each store with the project's versions: give the project's config (--config; no .lucid.yaml here)"
             )
         }
-        let resolved = try StoreCommandOptions.parse(["--config", configPath]).resolve()
-        let report = FleetWork.survey(resolved, stores: stores, paths: try selection.paths(stores), busyTimeout: busyTimeout)
+        let project = try StoreCommandOptions.parse(["--config", configPath])
+        let report = FleetWork.survey(
+            try project.resolve(), stores: stores, paths: try selection.paths(stores), busyTimeout: busyTimeout,
+            coreDataOrigin: try project.coreDataOrigin())
         switch format {
         case .json:
             let encoder = JSONEncoder()

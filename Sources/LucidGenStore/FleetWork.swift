@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidCoreData
 import LucidFleet
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
@@ -19,6 +20,8 @@ package struct FleetWork {
         package var wholePath = false
         package var traceSQL = false
         package var busyTimeout: Double = 5
+        /// What `import coredata` wrote beside the descriptions: a Core Data store of the fleet is converted.
+        package var coreDataOrigin: CoreDataOrigin?
 
         package init() {}
     }
@@ -42,6 +45,7 @@ package struct FleetWork {
         options.busyTimeout = settings.busyTimeout
         // Files handed to the CLI may come from anywhere: each record is checked against its tables.
         options.versionRecordCheck = .always
+        options.coreDataOrigin = settings.coreDataOrigin
         var fleet = StoreFleet(
             history: history, options: options,
             limits: .init(jobs: settings.jobs, canary: settings.canary, maxFailures: settings.maxFailures))
@@ -111,13 +115,16 @@ package struct FleetWork {
     }
 
     /// `status --stores`: how many stores are at each version, newest first, and the files refused.
-    package static func survey(_ resolved: ProjectVersions.Resolved, stores: String, paths: [String], busyTimeout: Double) -> FleetSurvey {
+    package static func survey(
+        _ resolved: ProjectVersions.Resolved, stores: String, paths: [String], busyTimeout: Double, coreDataOrigin: CoreDataOrigin? = nil
+    ) -> FleetSurvey {
         let (versions, stages) = (resolved.versions, resolved.stages)
         let newest = versions[versions.count - 1].version
         var options = StoreOptions()
         options.declaredStages = stages
         options.busyTimeout = busyTimeout
         options.versionRecordCheck = .always
+        options.coreDataOrigin = coreDataOrigin
         let fleet = StoreFleet(
             history: SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum)),
             options: options)

@@ -319,6 +319,59 @@ import Testing
         #expect(result.error.contains("Order.items → order_items: 4 links"), "progress, on standard error: \(result.error)")
     }
 
+    /// A fleet of a Core Data app's users' stores: `status --stores` says each is converted when migrated, and
+    /// `migrate --stores` converts and migrates each one as `migrate --database` does (with the project's
+    /// `.coredata/origin.json`), a dry run changing nothing first.
+    @Test func aFleetOfCoreDataStoresIsConvertedAndMigrated() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let example = repositoryRoot.appendingPathComponent("Examples/CoreDataShop")
+        let imported = try run(
+            lucidgenBinary, ["import", "coredata", example.appendingPathComponent("Shop.xcdatamodeld").path], in: folder)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let stores = folder.appendingPathComponent("users")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        for name in ["a.sqlite", "b.sqlite"] {
+            try FileManager.default.copyItem(
+                at: example.appendingPathComponent("UserStore.sqlite"), to: stores.appendingPathComponent(name))
+        }
+        let before = try Data(contentsOf: stores.appendingPathComponent("a.sqlite"))
+        let status = try run(lucidgenBinary, ["status", "--stores", "users"], in: folder)
+        #expect(status.output.contains("users/a.sqlite: a Core Data store, converted when migrated"), "\(status.output)\(status.error)")
+        let dry = try run(lucidgenBinary, ["migrate", "--stores", "users", "--dry-run"], in: folder)
+        #expect(dry.status == 0 && dry.output.contains("Dry run: 2 stores: 2 migrated"), "\(dry.output)\(dry.error)")
+        #expect(try Data(contentsOf: stores.appendingPathComponent("a.sqlite")) == before, "a dry run converts a copy")
+        let migrated = try run(lucidgenBinary, ["migrate", "--stores", "users", "--report", "report.json"], in: folder)
+        #expect(migrated.status == 0 && migrated.output.contains("2 stores: 2 migrated"), "\(migrated.output)\(migrated.error)")
+        let single = folder.appendingPathComponent("single.sqlite").path
+        try FileManager.default.copyItem(atPath: example.appendingPathComponent("UserStore.sqlite").path, toPath: single)
+        let one = try run(lucidgenBinary, ["migrate", "--database", single], in: folder)
+        #expect(one.status == 0, "\(one.output)\(one.error)")
+        // Each fleet store holds what the one-store command makes of the same file.
+        func rows(_ path: String) throws -> [String] {
+            try DatabaseQueue(path: path).read { db in
+                let tables = try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lucid%' AND name NOT LIKE 'sqlite%' ORDER BY name"
+                )
+                return try tables.flatMap { table in
+                    try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY 1, 2").map { "\(table) \($0)" }
+                }
+            }
+        }
+        let expected = try rows(single)
+        #expect(!expected.isEmpty)
+        for name in ["a.sqlite", "b.sqlite"] {
+            #expect(try rows(stores.appendingPathComponent(name).path) == expected, "\(name)")
+            #expect(FileManager.default.fileExists(atPath: stores.appendingPathComponent(name + ".coredata-backup").path))
+        }
+        let after = try run(lucidgenBinary, ["status", "--stores", "users"], in: folder)
+        #expect(after.status == 0 && after.output.contains("(current)"), "\(after.output)\(after.error)")
+    }
+
     /// A hostile model file: a class name that would close a string, a default with a line break, `\#(`,
     /// quotes and a comment end, a name Swift cannot take. Everything stays data; generate accepts it.
     @Test func aHostileModelStaysData() throws {
