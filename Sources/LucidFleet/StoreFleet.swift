@@ -192,6 +192,8 @@ extension StoreFleet {
         case notAStore(String)
         /// A store the fleet would refuse (newer, unknown, damaged…).
         case refused(StoreError)
+        /// A Core Data store the fleet's `coreDataOrigin` recognises: converted, then migrated, when migrated.
+        case coreData
     }
 
     /// What each store at `paths` is (one open each, ``Limits/jobs`` at a time), in the order of `paths`.
@@ -208,7 +210,7 @@ extension StoreFleet {
             case .emptyFile: return .notAStore("an empty (0-byte) file")
             case .emptyDatabase: return .notAStore("a database without lucidgen's tables")
             case .known(let schema, _, _): return .store(schema.version)
-            case .coreData: return .notAStore("a Core Data store, converted when migrated")
+            case .coreData: return .coreData
             default: return .refused(decision.refusal(path: path, versions: history.versions, options: options)!.0)
             }
         } catch {

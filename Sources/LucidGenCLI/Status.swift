@@ -250,6 +250,10 @@ struct FleetStatus {
                 }
             lines.append("  \(count.version): \(count.stores) (\(state))")
         }
+        if !report.coreData.isEmpty {
+            lines.append("  Core Data stores, converted when migrated: \(report.coreData.count)")
+            for path in report.coreData { lines.append("    \(path)") }
+        }
         if !report.notAStore.isEmpty {
             lines.append("  not a lucidgen store: \(report.notAStore.count)")
             for item in report.notAStore { lines.append("    \(item.path): \(item.problem)") }

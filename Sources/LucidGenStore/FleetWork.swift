@@ -129,7 +129,8 @@ package struct FleetWork {
             history: SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum)),
             options: options)
         var counts: [SchemaVersion: Int] = [:]
-        var report = FleetSurvey(stores: stores, newestVersion: newest.string, total: paths.count, versions: [], notAStore: [], refused: [])
+        var report = FleetSurvey(
+            stores: stores, newestVersion: newest.string, total: paths.count, versions: [], coreData: [], notAStore: [], refused: [])
         for (path, survey) in zip(paths, fleet.survey(paths)) {
             switch survey {
             case .store(let version): counts[version, default: 0] += 1
@@ -138,6 +139,7 @@ package struct FleetWork {
             case .notAStore(let what):
                 report.notAStore.append(
                     .init(path: path, problem: what, nextStep: StoreFleet.StoreReport(path: path, outcome: .notAStore(what)).nextStep))
+            case .coreData: report.coreData.append(path)
             }
         }
         for (version, count) in counts.sorted(by: { $0.key > $1.key }) {
@@ -159,6 +161,8 @@ package struct FleetSurvey: Encodable, Sendable {
     package var newestVersion: String
     package var total: Int
     package var versions: [VersionCount]
+    /// The Core Data stores the project's `.coredata/origin.json` converts (then migrates) when migrated.
+    package var coreData: [String]
     package var notAStore: [Problem]
     package var refused: [Problem]
 

@@ -339,7 +339,12 @@ import Testing
         }
         let before = try Data(contentsOf: stores.appendingPathComponent("a.sqlite"))
         let status = try run(lucidgenBinary, ["status", "--stores", "users"], in: folder)
-        #expect(status.output.contains("users/a.sqlite: a Core Data store, converted when migrated"), "\(status.output)\(status.error)")
+        #expect(status.status == 0, "a store the project converts is no error: \(status.output)\(status.error)")
+        #expect(
+            status.output.contains("  Core Data stores, converted when migrated: 2\n    users/a.sqlite\n    users/b.sqlite"),
+            "\(status.output)\(status.error)")
+        let json = try run(lucidgenBinary, ["status", "--stores", "users", "--format", "json"], in: folder)
+        #expect(json.output.contains(#""coreData" : ["#) && json.output.contains("users/b.sqlite"), "\(json.output)")
         let dry = try run(lucidgenBinary, ["migrate", "--stores", "users", "--dry-run"], in: folder)
         #expect(dry.status == 0 && dry.output.contains("Dry run: 2 stores: 2 migrated"), "\(dry.output)\(dry.error)")
         #expect(try Data(contentsOf: stores.appendingPathComponent("a.sqlite")) == before, "a dry run converts a copy")
