@@ -118,16 +118,13 @@ package struct FleetWork {
     package static func survey(
         _ resolved: ProjectVersions.Resolved, stores: String, paths: [String], busyTimeout: Double, coreDataOrigin: CoreDataOrigin? = nil
     ) -> FleetSurvey {
-        let (versions, stages) = (resolved.versions, resolved.stages)
-        let newest = versions[versions.count - 1].version
-        var options = StoreOptions()
-        options.declaredStages = stages
-        options.busyTimeout = busyTimeout
-        options.versionRecordCheck = .always
-        options.coreDataOrigin = coreDataOrigin
-        let fleet = StoreFleet(
-            history: SchemaHistory(versions: versions, stages: stages, checksums: resolved.checksums ?? versions.map(\.checksum)),
-            options: options)
+        // The fleet `migrate --stores` would run, its stores read as many at a time as there are cores.
+        var settings = Settings()
+        (settings.jobs, settings.busyTimeout, settings.coreDataOrigin) = (
+            ProcessInfo.processInfo.activeProcessorCount, busyTimeout, coreDataOrigin
+        )
+        let work = FleetWork(resolved, settings: settings)
+        let (fleet, newest) = (work.fleet, work.target)
         var counts: [SchemaVersion: Int] = [:]
         var report = FleetSurvey(
             stores: stores, newestVersion: newest.string, total: paths.count, versions: [], coreData: [], notAStore: [], refused: [])
