@@ -124,9 +124,6 @@ struct EntityTimeline: Sendable {
     /// Its subentities at some version.
     var children: [EntityTimeline] { entry.children.compactMap { set[$0] } }
 
-    /// Whether its parent changes at some version.
-    var changesParent: Bool { !entry.parentHistory.isEmpty }
-
     /// The root of its hierarchy at a version (itself when it has no parent then).
     func root(at version: SchemaVersion) -> EntityTimeline {
         var current = self
@@ -224,8 +221,6 @@ final class TimelineSet: Sendable {
 
     /// Every timeline, by entity name.
     var values: [EntityTimeline] { names.map { EntityTimeline(entry: entries[$0]!, set: self) } }
-
-    var isEmpty: Bool { entries.isEmpty }
 
     /// The first step: each entity's timeline, linked to its parent and children at every version (after
     /// ``Hierarchy/check(_:unpersisted:_:)`` found no error); each root given the first version at which
