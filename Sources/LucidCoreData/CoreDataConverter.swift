@@ -311,7 +311,7 @@ package struct CoreDataConverter {
             if lacking.contains(entity.name) || lacking.contains(rootName) { continue }
             let table = "Z" + rootName.uppercased()
             for attribute in entity.attributes where attribute.transient != true {
-                expected[table, default: [:]]["Z" + attribute.name.uppercased()] = Self.declaredType(of: attribute.type)
+                expected[table, default: [:]][attribute.storedColumn] = Self.declaredType(of: attribute.type)
             }
             for relationship in entity.relationships where relationship.transient != true && !relationship.toMany {
                 expected[table, default: [:]]["Z" + relationship.name.uppercased()] = "INTEGER"
@@ -364,8 +364,10 @@ package struct CoreDataConverter {
         var matching: [CoreDataOrigin.Version] = []
         var mismatched: [(version: CoreDataOrigin.Version, differences: [Difference])] = []
         let tables = try StoreTables(db)
-        for version in origin.versions {
-            let found = differences(version, layout: layout, tables: tables)
+        for stored in origin.versions {
+            // A composite's elements are found in the store: from here on each is an attribute of its own.
+            let (version, unfound) = expandingComposites(stored, tables: tables)
+            let found = differences(version, layout: layout, tables: tables) + unfound.map { Difference($0) }
             if found.isEmpty { matching.append(version) } else { mismatched.append((version, found)) }
         }
         let stored = try CoreDataMetadata.storedHashes(db)
@@ -578,9 +580,11 @@ package struct CoreDataConverter {
             guard let lucidName = entity.table, let lucidTable = schema.tables.first(where: { $0.name == lucidName }) else { continue }
             let lineage = self.lineage(of: entity, in: version)
             let properties =
-                lineage.flatMap(\.attributes).filter { $0.transient != true }.map { ($0.name, $0.column) }
-                + lineage.flatMap(\.relationships).filter { $0.transient != true && !$0.toMany }.map { ($0.name, $0.column) }
-            for (name, mapped) in properties where "Z" + name.uppercased() == column {
+                lineage.flatMap(\.attributes).filter { $0.transient != true }.map { ($0.name, $0.storedColumn, $0.column) }
+                + lineage.flatMap(\.relationships).filter { $0.transient != true && !$0.toMany }.map {
+                    ($0.name, "Z" + $0.name.uppercased(), $0.column)
+                }
+            for (name, stored, mapped) in properties where stored == column {
                 guard let mapped, let target = lucidTable.column(named: mapped) else { continue }
                 let rows =
                     try Int.fetchOne(
@@ -714,12 +718,12 @@ package struct CoreDataConverter {
         let lineage = self.lineage(of: entity, in: version)
         // A drifted store (``Recognition/drift``) may lack a column of the version's: its default, or NULL.
         let present = tables.columns(of: placement.source)
-        func absent(_ name: String, _ target: SchemaColumn?) throws -> Bool {
-            guard present["Z" + name.uppercased()] == nil else { return false }
+        func absent(_ storedColumn: String, _ target: SchemaColumn?) throws -> Bool {
+            guard present[storedColumn] == nil else { return false }
             if let target, target.notNull, target.defaultSQL == nil, placement.rows > 0 {
                 throw Refusal(
                     description:
-                        "\(placement.source) has no column Z\(name.uppercased()), and \(table).\(target.name) is required with no default: nothing was changed"
+                        "\(placement.source) has no column \(storedColumn), and \(table).\(target.name) is required with no default: nothing was changed"
                 )
             }
             values.append(target?.defaultSQL ?? "NULL")
@@ -733,9 +737,9 @@ package struct CoreDataConverter {
                         "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again"
                 )
             }
-            let stored = "s.Z" + attribute.name.uppercased()
+            let stored = "s." + attribute.storedColumn
             columns.append(quoteIdentifier(column))
-            if try absent(attribute.name, target) { continue }
+            if try absent(attribute.storedColumn, target) { continue }
             var value: String =
                 switch attribute.type {
                 case "Date": Self.dateExpression(stored)
@@ -752,7 +756,7 @@ package struct CoreDataConverter {
             guard let column = relationship.column else { continue }
             let stored = "s.Z" + relationship.name.uppercased()
             columns.append(quoteIdentifier(column))
-            if try absent(relationship.name, lucidTable.column(named: column)) { continue }
+            if try absent("Z" + relationship.name.uppercased(), lucidTable.column(named: column)) { continue }
             if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
                 values.append(
                     "CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")

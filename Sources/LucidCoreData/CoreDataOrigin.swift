@@ -28,7 +28,10 @@ public struct CoreDataOrigin: Sendable, Equatable {
                 for entity in version.entities {
                     let names =
                         [entity.name, entity.parent, entity.table, entity.kind].compactMap { $0 }
-                        + entity.attributes.flatMap { [$0.name, $0.column].compactMap { $0 } }
+                        + entity.attributes.flatMap { [$0.name, $0.column, $0.storeColumn].compactMap { $0 } }
+                        + entity.attributes.flatMap { attribute in
+                            (attribute.elements ?? []).flatMap { $0.path + [$0.column, $0.storeColumn].compactMap { $0 } }
+                        }
                         + entity.relationships.flatMap { [$0.name, $0.destination, $0.inverse, $0.column, $0.linkTable].compactMap { $0 } }
                     if let bad = names.first(where: { !Self.isIdentifier($0) }) {
                         throw CoreDataOriginError(

@@ -218,7 +218,7 @@ extension CoreDataConverter {
         let present = tables.columns(of: placement.source)
         for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes)
         where attribute.transient != true && attribute.column != nil {
-            let stored = "Z" + attribute.name.uppercased()
+            let stored = attribute.storedColumn
             guard present[stored] != nil else { continue }
             if attribute.type == "Date" {
                 let bad = try Row.fetchAll(
@@ -413,9 +413,9 @@ extension CoreDataConverter {
         let lineage = self.lineage(of: placement.entity, in: version)
         var checked: [(column: String, what: String, rule: StoredValueRule)] = []
         for attribute in lineage.flatMap(\.attributes)
-        where attribute.transient != true && attribute.column != nil && present["Z" + attribute.name.uppercased()] != nil {
+        where attribute.transient != true && attribute.column != nil && present[attribute.storedColumn] != nil {
             guard let rule = StoredValueRule(type: attribute.type, external: attribute.externalStorage == true) else { continue }
-            checked.append(("Z" + attribute.name.uppercased(), "\(placement.entity.name).\(attribute.name), \(attribute.type)", rule))
+            checked.append((attribute.storedColumn, "\(placement.entity.name).\(attribute.name), \(attribute.type)", rule))
         }
         for relationship in lineage.flatMap(\.relationships)
         where !relationship.toMany && relationship.transient != true && relationship.column != nil

@@ -38,6 +38,8 @@ package struct CoreDataImporter {
     private var relationshipEvents:
         [(entity: String, property: String, target: String, version: Int, added: Bool, file: String, line: Int)] = []
     private var noted: Set<String> = []
+    /// Subtype name → the struct subtype a composite attribute's struct became.
+    private var subtypes: [String: SubtypeDocument] = [:]
 
     /// Model version name → entity name → version hash, from the compiled model (`--momd`).
     private let versionHashes: [String: [String: Data]]
@@ -266,8 +268,10 @@ package struct CoreDataImporter {
         var onDelete: SchemaForeignKey.Action?
         var indexed: Bool
         var elementID: String?
+        /// A struct subtype stored a column per element (a composite attribute).
+        var composite = false
         static func == (a: PropertyState, b: PropertyState) -> Bool {
-            a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue
+            a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue && a.composite == b.composite
         }
     }
 
@@ -443,16 +447,9 @@ package struct CoreDataImporter {
         }
         let type: String
         switch attribute.type {
-        case "Integer 16", "Integer 32", "Integer 64": type = "int"
-        case "Double": type = "double"
-        case "Float": type = "float"
-        case "Decimal": type = "decimal"
-        case "String": type = "string"
-        case "Boolean": type = "bool"
-        case "Date": type = "date"
-        case "Binary": type = "data"
-        case "UUID": type = "uuid"
-        case "URI": type = "url"
+        case let scalar? where Self.scalarType(of: scalar) != nil: type = Self.scalarType(of: scalar)!
+        case "Composite" where attribute.composite != nil:
+            type = subtype(of: attribute.composite!)
         case "Transformable":
             type = "data"
             let transformer =
@@ -518,7 +515,58 @@ package struct CoreDataImporter {
         return PropertyState(
             key: attribute.name, modelName: attribute.name, line: line, type: .scalar(type), nullable: attribute.optional,
             defaultValue: defaultValue, onDelete: nil,
-            indexed: attribute.indexed, elementID: attribute.elementID)
+            indexed: attribute.indexed, elementID: attribute.elementID, composite: attribute.composite != nil)
+    }
+
+    /// A Core Data attribute type's description type (nil: lucidgen stores no such value).
+    static func scalarType(of attributeType: String) -> String? {
+        switch attributeType {
+        case "Integer 16", "Integer 32", "Integer 64": "int"
+        case "Double": "double"
+        case "Float": "float"
+        case "Decimal": "decimal"
+        case "String": "string"
+        case "Boolean": "bool"
+        case "Date": "date"
+        case "Binary": "data"
+        case "UUID": "uuid"
+        case "URI": "url"
+        default: nil
+        }
+    }
+
+    /// The subtype a composite's struct becomes (and its nested structs): its description name.
+    private mutating func subtype(of composite: CoreDataModel.Composite) -> String {
+        let name = Self.subtypeName(of: composite)
+        var members: [SubtypeDocument.Member] = []
+        for member in composite.members {
+            let memberName = descriptionName(ofProperty: member.name)
+            let type: String =
+                switch member.kind {
+                case .value(let attributeType): Self.scalarType(of: attributeType) ?? "data"
+                case .nested(let inner): subtype(of: inner)
+                }
+            var item = SubtypeDocument.Member(name: memberName, type: type, nullable: member.optional)
+            item.swiftName = Self.swiftName(of: member.name, description: memberName, type: false)
+            members.append(item)
+        }
+        var document = SubtypeDocument(name: name, kind: .members(members))
+        document.swiftName = Self.swiftName(of: composite.name, description: name, type: true)
+        subtypes[name] = document
+        return name
+    }
+
+    static func subtypeName(of composite: CoreDataModel.Composite) -> String { Naming.snakeCase(composite.name) }
+
+    /// Each member's column under the composite's column, depth first: lucidgen's columns of its elements.
+    private func leafColumns(of composite: CoreDataModel.Composite, prefix: String) -> [String] {
+        composite.members.flatMap { member -> [String] in
+            let column = prefix + "_" + descriptionName(ofProperty: member.name)
+            return switch member.kind {
+            case .value: [column]
+            case .nested(let inner): leafColumns(of: inner, prefix: column)
+            }
+        }
     }
 
     static func dateText(_ date: Date) -> String {
@@ -743,6 +791,7 @@ package struct CoreDataImporter {
         }
         let sortedNotes = inHistoryOrder(notes, location: \.location)
         if !refusals.isEmpty { throw CoreDataImportRefusals(errors: inHistoryOrder(refusals, location: \.location), notes: sortedNotes) }
+        files += subtypes.values.map { ("Subtypes/" + $0.name, DescriptionWriter.json($0)) }
         return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin().json())
     }
 
@@ -924,6 +973,7 @@ package struct CoreDataImporter {
         }
         taken[name] = id
         var property = DescriptionDocument.Property(name: name, type: now.type)
+        property.composite = now.composite
         if plainName == "core_data_id" {
             property.swiftName = "coreDataID"
         } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false)
@@ -1224,11 +1274,17 @@ package struct CoreDataImporter {
                 var item = CoreDataOriginDocument.Entity(
                     name: entity.name, parent: entity.parentEntity, abstract: entity.isAbstract ? true : nil, table: table)
                 for attribute in entity.attributes {
-                    item.attributes.append(
-                        CoreDataOriginDocument.Attribute(
-                            name: attribute.name, type: attribute.type ?? "", column: properties[attribute.name].map(columnNaming.column),
-                            transient: attribute.transient ? true : nil,
-                            externalStorage: attribute.externalStorage ? true : nil))
+                    let column = properties[attribute.name].map(columnNaming.column)
+                    var described = CoreDataOriginDocument.Attribute(
+                        name: attribute.name, type: attribute.type ?? "", column: column, transient: attribute.transient ? true : nil,
+                        externalStorage: attribute.externalStorage ? true : nil)
+                    if let composite = attribute.composite {
+                        let columns = column.map { leafColumns(of: composite, prefix: $0) }
+                        described.elements = composite.leaves.enumerated().map { index, leaf in
+                            CoreDataOriginDocument.Element(path: leaf.path, type: leaf.type, column: columns?[index])
+                        }
+                    }
+                    item.attributes.append(described)
                 }
                 for relationship in entity.relationships {
                     var described = CoreDataOriginDocument.Relationship(

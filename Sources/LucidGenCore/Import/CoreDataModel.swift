@@ -50,6 +50,48 @@ package struct CoreDataModel: Sendable {
         package var elementID: String?
         package var derivation: String?
         package var hasUserInfo: Bool = false
+        /// A composite attribute's structure (`type` is `Composite`): SwiftData's Codable struct, one column per
+        /// element on the entity's table.
+        package var composite: Composite? = nil
+    }
+
+    /// A composite attribute's struct: its members in order, each a value or a nested struct.
+    package struct Composite: Sendable, Hashable {
+        /// The struct's Swift name (`Address`), which names its subtype.
+        package var name: String
+        package var members: [Member]
+
+        package struct Member: Sendable, Hashable {
+            package var name: String
+            package var optional: Bool
+            package var kind: Kind
+        }
+
+        package indirect enum Kind: Sendable, Hashable {
+            /// A Core Data attribute type (`String`, `Integer 64`).
+            case value(String)
+            case nested(Composite)
+        }
+
+        /// Whether some element is required all the way down: an optional composite of it is nil exactly
+        /// when its columns are all NULL.
+        package var hasRequiredLeaf: Bool {
+            members.contains { member in
+                guard !member.optional else { return false }
+                if case .nested(let inner) = member.kind { return inner.hasRequiredLeaf }
+                return true
+            }
+        }
+
+        /// Every element at any depth, depth first: its member path and Core Data type.
+        package var leaves: [(path: [String], type: String)] {
+            members.flatMap { member -> [(path: [String], type: String)] in
+                switch member.kind {
+                case .value(let type): [([member.name], type)]
+                case .nested(let inner): inner.leaves.map { ([member.name] + $0.path, $0.type) }
+                }
+            }
+        }
     }
 
     package struct Relationship: Sendable {

@@ -63,6 +63,9 @@ package struct SwiftDataHistory {
     /// By place, so that they print in the sources' order.
     private var errors: [(place: SwiftDataSources.Place, error: CoreDataImportError)] = []
     private var noted: Set<String> = []
+    /// Composite attributes, noted once the whole history is read (``settleComposites(_:)``): the property's
+    /// key (`Model.property`), where it is, and the note it gets when its struct stays one.
+    private var pendingComposites: [(key: String, place: SwiftDataSources.Place, message: String)] = []
 
     private init(_ sources: SwiftDataSources) { self.sources = sources }
 
@@ -230,6 +233,7 @@ package struct SwiftDataHistory {
             versions.append((model, version))
             previous = (numbers, schema.name, modelIndices)
         }
+        settleComposites(&versions)
         var stages: [CoreDataMappingStages.Stage] = []
         if let chosen { stages = self.stages(of: chosen, schemaIndices: schemaIndices, versions: versions.map(\.version)) }
         if !errors.isEmpty {
@@ -533,7 +537,9 @@ package struct SwiftDataHistory {
             }
         }
         if attribute.type == nil {
-            attribute.type = storedType(type, elementType: elementType, label: label, property: property, model: model)
+            attribute.type = storedType(
+                type, optional: optional, elementType: elementType, label: label, property: property, model: model,
+                composite: &attribute.composite)
         }
         if let initializer = property.initializer, !attribute.transient {
             attribute.defaultValueString =
@@ -545,7 +551,8 @@ package struct SwiftDataHistory {
 
     /// The Core Data attribute type SwiftData stores a property of this Swift type as.
     private mutating func storedType(
-        _ type: String, elementType: String?, label: String, property: SwiftDataSources.Property, model: SwiftDataSources.Model
+        _ type: String, optional: Bool, elementType: String?, label: String, property: SwiftDataSources.Property,
+        model: SwiftDataSources.Model, composite: inout CoreDataModel.Composite?
     ) -> String {
         let key = "\(model.name).\(property.name)" // once for every version where it recurs
         if let scalar = Self.scalarTypes[type] { return scalar }
@@ -566,10 +573,30 @@ package struct SwiftDataHistory {
                 return scalar
             }
             if value.kind == .struct {
-                note(
-                    property.place,
-                    "\(label) is the struct \(value.name) (\(value.fields.map(\.name).joined(separator: ", "))): SwiftData stores a Codable struct as a composite attribute, which lucidgen does not import yet: imported as data (partial)",
-                    key: "struct " + key)
+                switch compositeStructure(index, stack: []) {
+                case .success(let structure):
+                    if optional, !structure.hasRequiredLeaf {
+                        note(
+                            property.place,
+                            "\(label) is the optional struct \(value.name), whose members are all optional: nil and a \(value.name) of nils would be the same NULL columns, which lucidgen refuses for a composite: imported as data, so a store that has it is refused when it converts, never converted with a loss (make one member required to import it as a composite)",
+                            key: "struct " + key)
+                        return "Binary"
+                    }
+                    composite = structure
+                    if !pendingComposites.contains(where: { $0.key == key }) {
+                        pendingComposites.append(
+                            (
+                                key, property.place,
+                                "\(label) is the struct \(value.name) (\(structure.leaves.map { $0.path.joined(separator: ".") }.joined(separator: ", "))): imported as a composite, one column per member, as SwiftData stores a Codable struct on the entity's table (published); the store's column of each member is found by its name when a store converts (inferred, see the SwiftData guide)"
+                            ))
+                    }
+                    return "Composite"
+                case .failure(let reason):
+                    note(
+                        property.place,
+                        "\(label) is the struct \(value.name), which SwiftData stores as a composite attribute, one column per member, but \(reason.text), which a composite element cannot be: imported as data, so a store that has it is refused when it converts, never converted with a loss (partial)",
+                        key: "struct " + key)
+                }
             } else {
                 note(
                     property.place,
@@ -583,6 +610,100 @@ package struct SwiftDataHistory {
             "\(label) has the type \(type), which these sources do not declare: imported as data, the bytes SwiftData's Codable encoding wrote (guessed; pass the folder that declares it, so that an enum is stored by its raw value and a struct known)",
             key: "unknown " + key)
         return "Binary"
+    }
+
+    /// Composites whose struct is not one thing: two structs of one name that differ (one declared inside
+    /// each schema version, changed), or a struct named like a model. One subtype file cannot say both, and
+    /// struct members have no history here, so such a property is imported as data, noted; the others get
+    /// their composite note.
+    private mutating func settleComposites(_ versions: inout [(model: CoreDataModel, version: SchemaVersion)]) {
+        var seen: [String: CoreDataModel.Composite] = [:]
+        var conflicting = Set(versions.flatMap { $0.model.entities.map { Naming.snakeCase($0.name) } })
+        let models = conflicting
+        var differing: Set<String> = []
+        func visit(_ composite: CoreDataModel.Composite) {
+            let name = CoreDataImporter.subtypeName(of: composite)
+            if let earlier = seen[name], earlier != composite { differing.insert(name) }
+            seen[name] = seen[name] ?? composite
+            for member in composite.members { if case .nested(let inner) = member.kind { visit(inner) } }
+        }
+        for (model, _) in versions {
+            for entity in model.entities { for attribute in entity.attributes { attribute.composite.map(visit) } }
+        }
+        conflicting = differing.union(models.intersection(seen.keys))
+        func involved(_ composite: CoreDataModel.Composite) -> Bool {
+            conflicting.contains(CoreDataImporter.subtypeName(of: composite))
+                || composite.members.contains { if case .nested(let inner) = $0.kind { involved(inner) } else { false } }
+        }
+        var given: [String: String] = [:] // property key → its struct
+        for v in versions.indices {
+            for e in versions[v].model.entities.indices {
+                for a in versions[v].model.entities[e].attributes.indices {
+                    guard let composite = versions[v].model.entities[e].attributes[a].composite, involved(composite) else { continue }
+                    given["\(versions[v].model.entities[e].name).\(versions[v].model.entities[e].attributes[a].name)"] = composite.name
+                    versions[v].model.entities[e].attributes[a].type = "Binary"
+                    versions[v].model.entities[e].attributes[a].composite = nil
+                }
+            }
+        }
+        for (key, place, message) in pendingComposites {
+            if let name = given[key] {
+                note(
+                    place,
+                    "\(key) is the struct \(name), but a struct of that name is not the same in every version, or a model has its name: one subtype cannot say both, so it is imported as data, and a store that has it is refused when it converts, never converted with a loss (partial)",
+                    key: "struct " + key)
+            } else {
+                note(place, message, key: "struct " + key)
+            }
+        }
+    }
+
+    /// Why a struct is no composite: the member path and what it is.
+    struct NotComposite: Error {
+        var text: String
+    }
+
+    /// A Codable struct as SwiftData's composite attribute: each stored property a value (a scalar, or an
+    /// enum's raw value) or a nested struct; anything else (a collection, a model, an enum without raw
+    /// values, a type these sources do not declare, a struct that contains itself) is no element.
+    private func compositeStructure(_ index: Int, stack: [Int]) -> Result<CoreDataModel.Composite, NotComposite> {
+        let value = sources.valueTypes[index]
+        guard !stack.contains(index) else { return .failure(NotComposite(text: "it contains itself")) }
+        guard !value.fields.isEmpty else { return .failure(NotComposite(text: "it has no stored property")) }
+        var members: [CoreDataModel.Composite.Member] = []
+        for field in value.fields {
+            guard let written = field.type?.replacingOccurrences(of: " ", with: "") else {
+                return .failure(NotComposite(text: "its member \(field.name) has no type written"))
+            }
+            let (type, optional) = Self.unwrapped(written)
+            if let scalar = Self.scalarTypes[type] {
+                members.append(.init(name: field.name, optional: optional, kind: .value(scalar)))
+                continue
+            }
+            guard case .value(let found) = find(type, in: value.scope + [value.name]) else {
+                let what = Self.element(of: type) != nil || type.hasPrefix("[") ? "a collection" : "a type these sources do not declare"
+                return .failure(NotComposite(text: "its member \(field.name) is \(written), \(what)"))
+            }
+            let inner = sources.valueTypes[found]
+            if inner.kind == .enum {
+                guard !inner.hasAssociatedValues, let raw = inner.inherits.first, let scalar = Self.scalarTypes[raw] else {
+                    return .failure(NotComposite(text: "its member \(field.name) is the enum \(inner.name) without raw values"))
+                }
+                members.append(.init(name: field.name, optional: optional, kind: .value(scalar)))
+                continue
+            }
+            switch compositeStructure(found, stack: stack + [index]) {
+            case .success(let nested):
+                if optional, !nested.hasRequiredLeaf {
+                    return .failure(
+                        NotComposite(text: "its optional member \(field.name) is the struct \(inner.name), whose members are all optional"))
+                }
+                members.append(.init(name: field.name, optional: optional, kind: .nested(nested)))
+            case .failure(let reason):
+                return .failure(NotComposite(text: "\(reason.text) (in \(inner.name), its member \(field.name))"))
+            }
+        }
+        return .success(CoreDataModel.Composite(name: value.name, members: members))
     }
 
     /// A literal initial value as Core Data's default text (SwiftData's schema takes the initial value as the

@@ -59,6 +59,11 @@ package struct CoreDataOriginDocument: Sendable, Equatable, Codable {
         package var column: String?
         package var transient: Bool?
         package var externalStorage: Bool?
+        /// A composite attribute's elements (`type` is `Composite`), depth first.
+        package var elements: [Element]?
+        /// The store's column of the value, where it is not `Z` and the name in capitals: a composite's
+        /// element as the converter found it in the store (never written by the importer).
+        package var storeColumn: String?
 
         package init(name: String, type: String, column: String? = nil, transient: Bool? = nil, externalStorage: Bool? = nil) {
             self.name = name
@@ -68,9 +73,34 @@ package struct CoreDataOriginDocument: Sendable, Equatable, Codable {
             self.externalStorage = externalStorage
         }
 
+        /// The store's column that holds the attribute.
+        package var storedColumn: String { storeColumn ?? "Z" + name.uppercased() }
+
         enum CodingKeys: String, CodingKey {
-            case name, type, column, transient
+            case name, type, column, transient, elements
             case externalStorage = "external_storage"
+            case storeColumn = "store_column"
+        }
+    }
+
+    /// One element of a composite attribute: its member path from the composite down, its Core Data type,
+    /// lucidgen's column, and (written by hand, when the converter cannot tell) the store's column.
+    package struct Element: Sendable, Equatable, Codable {
+        package var path: [String]
+        package var type: String
+        package var column: String?
+        package var storeColumn: String?
+
+        package init(path: [String], type: String, column: String? = nil, storeColumn: String? = nil) {
+            self.path = path
+            self.type = type
+            self.column = column
+            self.storeColumn = storeColumn
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case path, type, column
+            case storeColumn = "store_column"
         }
     }
 
@@ -122,6 +152,17 @@ package struct CoreDataOriginDocument: Sendable, Equatable, Codable {
                     if let column = attribute.column { fields.append(("column", string(column))) }
                     if attribute.transient == true { fields.append(("transient", "true")) }
                     if attribute.externalStorage == true { fields.append(("external_storage", "true")) }
+                    if let elements = attribute.elements {
+                        let items = elements.map { element in
+                            var fields = [
+                                ("path", "[" + element.path.map(string).joined(separator: ", ") + "]"), ("type", string(element.type)),
+                            ]
+                            if let column = element.column { fields.append(("column", string(column))) }
+                            if let stored = element.storeColumn { fields.append(("store_column", string(stored))) }
+                            return DescriptionWriter.object(fields)
+                        }
+                        fields.append(("elements", "[\n            " + items.joined(separator: ",\n            ") + "\n          ]"))
+                    }
                     return DescriptionWriter.object(fields)
                 }
                 let relationships = entity.relationships.map { relationship in
