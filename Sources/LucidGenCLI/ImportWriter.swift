@@ -131,8 +131,11 @@ struct ImportWriter {
                 throw ExitCodes.inputErrors
             }
         }
+        let entities = result.files.filter { !$0.name.hasPrefix("Subtypes/") }.count
+        let subtypes = result.files.count - entities
+        let structs = subtypes == 0 ? "" : " and \(subtypes) struct\(subtypes == 1 ? "" : "s")"
         print(
-            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(versions) model version\(versions == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + otherNotes.count) note\(result.notes.count + otherNotes.count == 1 ? "" : "s") to review); next: `lucidgen generate`"
+            "imported \(entities) entit\(entities == 1 ? "y" : "ies")\(structs) over \(versions) model version\(versions == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + otherNotes.count) note\(result.notes.count + otherNotes.count == 1 ? "" : "s") to review); next: `lucidgen generate`"
         )
     }
 

@@ -15,7 +15,7 @@ package enum SwiftDataSourceReader {
     package static let fileLimit = 8 << 20
 
     /// The `.swift` files of `paths` (files or folders, searched recursively; hidden folders and `.build`
-    /// skipped), sorted, each read and parsed.
+    /// skipped), sorted, each read once and parsed.
     package static func read(_ paths: [String]) throws -> SwiftDataSources {
         var files: [String] = []
         for path in paths {
@@ -39,6 +39,10 @@ package enum SwiftDataSourceReader {
             }
             files += found.sorted()
         }
+        // Paths that overlap (a folder and a folder inside it, a file passed twice) name one file once: read
+        // twice, its declarations would be two of each.
+        var seen: Set<String> = []
+        files = files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
         var sources = SwiftDataSources()
         sources.files = files
         var walker = Walker()

@@ -140,4 +140,22 @@ import Testing
                 "Generated.swift:1: the file has \(limit / 13 * 13 + 13) bytes, more than the \(limit) a model file is read to: left unread"
             ])
     }
+
+    /// Paths that overlap (trendy's `Models` and `Models/Migration`, both holding model files) read each file
+    /// once: read twice, the plan was "one of 2 SchemaMigrationPlans".
+    @Test func overlappingPathsReadEachFileOnce() throws {
+        let app = try SwiftDataApp([
+            "Models/Migration/Plan.swift": SwiftDataConstructTests.schema(
+                "Item.self", "    @Model final class Item { var name: String = \"\"; init() {} }")
+                + "\nenum Plan: SchemaMigrationPlan { static var schemas: [any VersionedSchema.Type] { [V1.self] }; static var stages: [MigrationStage] { [] } }\n"
+        ])
+        defer { app.remove() }
+        let models = app.root.appendingPathComponent("Models").path
+        let sources = try SwiftDataSourceReader.read([
+            models, models + "/Migration", models + "/Migration/Plan.swift", app.root.path + "/./Models",
+        ])
+        #expect(sources.files == [models + "/Migration/Plan.swift"])
+        #expect(sources.plans.count == 1 && sources.schemas.count == 1)
+        _ = try SwiftDataHistory.resolve(sources)
+    }
 }
