@@ -75,8 +75,8 @@ package enum SHA256 {
                     }
                 }
                 for i in 16..<64 {
-                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] &>> 3)
+                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] &>> 10)
                     w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
                 }
                 SHA256.k.withUnsafeBufferPointer { k in
@@ -111,4 +111,6 @@ package enum SHA256 {
 
 }
 
-@inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+// Masking shifts (`&>>`, `&<<`): `n` is always 1…31 here, and in a debug build (the build plugin's) the
+// checked shifts and subtraction cost more than the rounds themselves.
+@inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
