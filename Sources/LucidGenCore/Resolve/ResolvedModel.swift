@@ -9,6 +9,8 @@ package struct ResolvedModel: Sendable {
     package var versions: [SchemaVersion]
     /// The version being generated: `current_version`, or the newest version.
     package var currentVersion: SchemaVersion
+    /// How many tables the schemas took from the version before (``TableReuse``): a measure, not part of the model.
+    package var reusedTables = 0
     /// Every entity with its shape at each version of its own history.
     package var entities: [ResolvedEntity]
     package var subtypes: [SubtypeDescription]

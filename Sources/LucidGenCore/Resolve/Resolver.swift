@@ -11,13 +11,15 @@ package enum Resolver {
     /// versions, their timelines (lifetimes, hierarchy, inferred type histories), the resolved entities,
     /// one schema and snapshot per version, then the steps that need the app's code.
     /// `requirements`: the row transforms the app's build already requires (nil: read from the generated folder).
-    package static func resolve(_ input: LoadedInput, requirements: GeneratedRequirements? = nil) throws(GenerationFailed) -> ResolvedModel
-    {
+    package static func resolve(
+        _ input: LoadedInput, requirements: GeneratedRequirements? = nil, tableReuse: TableReuse = .fromEnvironment
+    ) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
         let described = try describedEntities(input, &diagnostics)
         let versioned = try versions(of: described, config: input.config, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
         var complete = try timelines(of: versioned, subtypes: input.subtypes, &diagnostics)
+        complete.context.tableReuse = tableReuse
         let entities = try resolvedEntities(versioned, complete, subtypes: input.subtypes, &diagnostics)
         let versionSchemas = try schemas(versioned, entities: entities, subtypes: input.subtypes, context: &complete.context, &diagnostics)
         let requirements = requirements ?? GeneratedRequirements.read(config: versioned.config)
@@ -33,6 +35,7 @@ package enum Resolver {
             subtypes: input.subtypes,
             schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, customSteps: steps, diagnostics: diagnostics.diagnostics)
         model.checksums = versionSchemas.checksums
+        model.reusedTables = complete.context.reusedTables
         model.enumTypes = complete.context.enumTypes
         model.structTypes = complete.context.structTypes
         model.releasedVersions = versioned.versions.filter { version in

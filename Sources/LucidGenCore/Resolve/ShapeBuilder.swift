@@ -29,6 +29,15 @@ struct ShapeBuilder {
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// Each table's DDL as last built, for checksumming the next version (most tables repeat).
     var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
+    /// Each root entity's table as last built where nothing of its hierarchy had changed since the version
+    /// before (``QuietTable``): the next such version takes it instead of building it again.
+    var quietTables: [String: QuietTable] = [:]
+    /// Whether quiet tables are taken from the version before (``TableReuse``).
+    var tableReuse = TableReuse.fromEnvironment
+    /// How many tables were taken so.
+    var reusedTables = 0
+    /// Each entity's snapshot as last made, with the history version it was made at.
+    var entitySnapshots: [String: (version: SchemaVersion, ownPropertiesOnly: Bool, snapshot: SchemaSnapshot.EntitySnapshot)] = [:]
     /// Entities already reported wider than SQLite allows (once each, not once per version).
     var tooWide: Set<String> = []
     /// Columns of strict entities already reported with a type a STRICT table refuses (`entity.column`).

@@ -66,7 +66,7 @@ extension ShapeBuilder {
             if let parent = timeline.parent(at: version) {
                 // A subentity: its own properties are columns of its root's table (built with the root's);
                 // its snapshot records its own properties and its parent.
-                var snapshot = Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: true)
+                var snapshot = entitySnapshot(of: shape, timeline, ownPropertiesOnly: true)
                 snapshot.parent = parent.name(at: version)
                 draft.entitySnapshots.append(snapshot)
                 continue
@@ -77,12 +77,32 @@ extension ShapeBuilder {
             var owner = ColumnOwner(
                 shape: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, isSubentity: false)
             owner.movedIn = movedIn(owner, previous: previous, resolvedByName: resolvedByName)
-            var table = rootTable(
-                of: owner, frozenTable: frozenSchema?.tables.first { $0.name == shape.tableName }, resolvedByName: resolvedByName, &draft,
-                &diagnostics)
-            if let previous { table.movedRows = movedRows(into: table, of: timeline, at: version, previous: previous) }
-            draft.tables.append(table)
-            draft.entitySnapshots.append(Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: false))
+            let frozenTable = frozenSchema?.tables.first { $0.name == shape.tableName }
+            let quiet = quietTableKey(of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, at: version, previous: previous)
+            if tableReuse != .off, let quiet, let reused = reusedTable(of: entity.name, quiet, previous: previous) {
+                // Nothing of its hierarchy changed here or at the previous version: the table built there.
+                if tableReuse == .verified {
+                    verifyReused(
+                        reused, of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, draft, previous: previous,
+                        &diagnostics)
+                }
+                draft.tables += reused.linkTables
+                if let named = reused.defaultNamedIndexes { draft.defaultNamedIndexes[shape.tableName] = named }
+                draft.tables.append(reused.table)
+                quietTables[entity.name]?.version = version
+                reusedTables += 1
+            } else {
+                let linksBefore = draft.tables.count
+                var table = rootTable(of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, &draft, &diagnostics)
+                if let previous { table.movedRows = movedRows(into: table, of: timeline, at: version, previous: previous) }
+                quietTables[entity.name] = quiet.map { key in
+                    QuietTable(
+                        version: version, key: key, table: table, linkTables: Array(draft.tables[linksBefore...]),
+                        defaultNamedIndexes: draft.defaultNamedIndexes[shape.tableName])
+                }
+                draft.tables.append(table)
+            }
+            draft.entitySnapshots.append(entitySnapshot(of: shape, timeline, ownPropertiesOnly: false))
         }
         var tables = draft.tables
         if let previousSchema {
@@ -133,7 +153,11 @@ extension ShapeBuilder {
         _ tables: [SchemaTable], entities: [ResolvedEntity], at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
     ) {
         for entity in entities {
-            guard let timeline = timelines[entity.name], timeline.exists(at: version) else { continue }
+            // Only a description that names a link table somewhere can name one at this version.
+            guard let timeline = timelines[entity.name],
+                timeline.entity.properties.contains(where: { $0.linkTable != nil || $0.typeHistory.contains { $0.linkTable != nil } }),
+                timeline.exists(at: version)
+            else { continue }
             for property in timeline.properties(at: version) {
                 guard let link = property.asOf(version).linkTable, tables.filter({ sqlNameKey($0.name) == sqlNameKey(link.name) }).count > 1
                 else { continue }
@@ -280,6 +304,19 @@ extension ShapeBuilder {
         diagnostics.error(
             "entity '\(owner.shape.name)' has \(count) columns at \(version) (its identifier, each property, each element of a composite): SQLite allows at most \(Self.maximumColumns) in a table (SQLITE_MAX_COLUMN); store some properties together (a struct stored as JSON) or split the entity",
             at: owner.timeline.entity.location, path: "$.properties")
+    }
+
+    /// ``entitySnapshot(of:_:ownPropertiesOnly:)-swift.type.method``, made once per history version: a
+    /// snapshot is its shape's, and most versions change few entities.
+    mutating func entitySnapshot(of shape: EntityShape, _ timeline: EntityTimeline, ownPropertiesOnly: Bool)
+        -> SchemaSnapshot.EntitySnapshot
+    {
+        if let made = entitySnapshots[timeline.entity.name], made.version == shape.version, made.ownPropertiesOnly == ownPropertiesOnly {
+            return made.snapshot
+        }
+        let snapshot = Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: ownPropertiesOnly)
+        entitySnapshots[timeline.entity.name] = (shape.version, ownPropertiesOnly, snapshot)
+        return snapshot
     }
 
     /// An entity's snapshot at a version: its properties by name (a subentity's own only, with
