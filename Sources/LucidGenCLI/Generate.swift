@@ -41,6 +41,14 @@ struct Generate: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print notes (ignored keys, frozen versions) and unchanged files.")
     var verbose = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print how long each stage took (fingerprint, load, resolve and its phases, schema trial, render and its routes, write, digest and stamp), wall and CPU seconds, to standard error.",
+            discussion:
+                "CPU time is the process's, over every thread: rendering and snapshot loading use every core, and a phase that ran beside others (the routes, planned while the other files render) counts their work too."
+        ))
+    var timings = false
+
     @Option(
         help: ArgumentHelp(
             "The build plugin's mode: render everything the module needs (targets.app or targets.app_tests module_name) into --module-output, reading descriptions and snapshots and writing nothing else.",
@@ -93,6 +101,7 @@ struct Generate: ParsableCommand {
             if verbose, let why { print("generating: \(why)") }
             result = generated
         }
+        if timings { printError((["timings:"] + result.times.lines.map { "  " + $0 }).joined(separator: "\n") + "\n") }
         printDiagnostics(result.diagnostics, verbose: verbose)
         let report = result.report
         if check {

@@ -33,6 +33,8 @@ package struct GeneratorPipeline {
         /// Warnings and notes from every stage.
         package var diagnostics: [Diagnostic]
         package var model: ResolvedModel
+        /// How long each stage took (`generate --timings`).
+        package var times = StageTimes()
     }
 
     package func load() throws(GenerationFailed) -> LoadedInput {
@@ -60,20 +62,25 @@ package struct GeneratorPipeline {
     }
 
     func run(_ input: LoadedInput, check: Bool) throws(GenerationFailed) -> Result {
-        var model = try Resolver.resolve(input)
+        var times = StageTimes()
+        var model = try times.measure("resolve") { () throws(GenerationFailed) in try Resolver.resolve(input) }
+        times.nest(model.times)
         model.seedCheckProbe = seedCheckProbe
         if let schemaTrial {
-            let refused = schemaTrial(input, model)
+            let refused = times.measure("schema trial") { schemaTrial(input, model) }
             if refused.contains(where: { $0.severity == .error }) { throw GenerationFailed(diagnostics: model.diagnostics + refused) }
         }
-        var output = try Renderer(templatesPath: model.config.templatesPath).render(model)
+        var output = try times.measure("render") { () throws(GenerationFailed) in
+            try Renderer(templatesPath: model.config.templatesPath).render(model)
+        }
+        times.nest(model.routesTimes)
         if model.config.buildPlugin {
             // The build plugin makes the Swift files during `swift build`; only what is committed is written here.
             output.files.removeAll { $0.path.hasSuffix(".swift") }
             output.ownedFolders = []
         }
-        let report = try OutputWriter.write(output, dryRun: check)
-        return Result(report: report, diagnostics: output.diagnostics, model: model)
+        let report = try times.measure("write") { () throws(GenerationFailed) in try OutputWriter.write(output, dryRun: check) }
+        return Result(report: report, diagnostics: output.diagnostics, model: model, times: times)
     }
 }
 
@@ -103,8 +110,10 @@ extension GeneratorPipeline {
         let owned = Self.ownedFolders(config)
         let previous = force ? nil : GenerationStamp.read(stampPath)
         // The last run's outputs among the inputs (its snapshots) are checked by their state, not read again.
-        let fingerprint = InputFingerprint.compute(
-            config: config, mode: "generate", outputs: Set(previous.map { Array($0.outputs.keys) } ?? []))
+        var times = StageTimes()
+        let fingerprint = times.measure("fingerprint") {
+            InputFingerprint.compute(config: config, mode: "generate", outputs: Set(previous.map { Array($0.outputs.keys) } ?? []))
+        }
         var why: String?
         if !force {
             if let stamp = previous {
@@ -118,9 +127,12 @@ extension GeneratorPipeline {
                 why = "no stamp of an earlier run"
             }
         }
-        let result: Result
+        var result: Result
         do {
-            result = try run(try load(config, configDiagnostics: configDiagnostics.diagnostics), check: check)
+            let input = try times.measure("load") { () throws(GenerationFailed) in
+                try load(config, configDiagnostics: configDiagnostics.diagnostics)
+            }
+            result = try run(input, check: check)
         } catch {
             if !check {
                 GenerationStamp.remove(stampPath)
@@ -128,6 +140,7 @@ extension GeneratorPipeline {
             }
             throw error
         }
+        var after = StageTimes()
         if !check {
             let report = result.report
             let outputs = report.created + report.updated + report.unchanged
@@ -140,9 +153,12 @@ extension GeneratorPipeline {
             let stamp = GenerationStamp(
                 inputs: inputs, outputs: outputs, ownedFolders: owned, diagnostics: result.diagnostics, summary: summary(result))
             // After the snapshots are written: the digest records the inputs as this run leaves them.
-            HistoryDigest.write(result.model, config: config, stamp: stamp)
-            stamp.write(to: stampPath)
+            after.measure("digest and stamp") {
+                HistoryDigest.write(result.model, config: config, stamp: stamp)
+                stamp.write(to: stampPath)
+            }
         }
+        result.times = times + result.times + after
         return .generated(result, why: why)
     }
 

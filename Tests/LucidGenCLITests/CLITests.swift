@@ -27,6 +27,32 @@ import Testing
         #expect(try project.read("Sources/App/Generated/Entities/A.swift").contains("public struct A_1_0:"))
     }
 
+    /// `generate --timings` names every stage and phase of a full run on standard error, in run order, and
+    /// nothing of it on standard output; a run the stamp skips has no stages to tell.
+    @Test func timingsNameEveryStageInOrder() throws {
+        let entity = #"""
+            { "name": "a", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.1" }],
+              "properties": [{ "name": "b", "property_type": "int", "default_value": 0, "added_at_version": "1.1" }] }
+            """#
+        let project = try TestProject(files: [".entities/a.json": entity])
+        defer { project.remove() }
+        let result = try run(lucidgenBinary, ["generate", "--timings"], in: project.root)
+        #expect(result.status == 0, "\(result.error)")
+        let stages = result.error.split(separator: "\n").dropFirst().map { line in
+            line.split(separator: "  ", omittingEmptySubsequences: true).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        #expect(result.error.hasPrefix("timings:\n"), "\(result.error)")
+        #expect(
+            stages == [
+                "fingerprint", "load", "resolve", "descriptions", "versions and snapshots", "timelines", "shapes", "schemas",
+                "custom steps", "schema trial", "render", "routes", "write", "digest and stamp",
+            ], "\(result.error)")
+        #expect(result.error.split(separator: "\n").dropFirst().allSatisfy { $0.contains(" s wall") && $0.hasSuffix(" s CPU") })
+        #expect(!result.output.contains("timings"))
+        let skipped = try run(lucidgenBinary, ["generate", "--timings"], in: project.root)
+        #expect(skipped.status == 0 && !skipped.error.contains("timings"), "\(skipped.error)")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try run(lucidgenBinary, ["--help"])
         #expect(help.status == 0)

@@ -95,8 +95,15 @@ struct EntityTimeline: Sendable {
     /// The history version whose shape applies at a schema version.
     func historyVersion(at version: SchemaVersion) -> SchemaVersion? {
         guard exists(at: version) else { return nil }
-        // From the end, without copying the history (asked for every entity at every version).
-        return entity.versionHistory.last { $0.version <= version }?.version
+        // A binary search of the history (oldest first), without copying it: asked for every entity at every
+        // version, and for every property at every released version.
+        let history = entity.versionHistory
+        var low = 0, high = history.count
+        while low < high {
+            let middle = (low + high) / 2
+            if history[middle].version <= version { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : history[low - 1].version
     }
 
     /// The entity's name at a version: the `previous_name` of the first later rename, else its current name.

@@ -11,6 +11,8 @@ package struct ResolvedModel: Sendable {
     package var currentVersion: SchemaVersion
     /// How many tables the schemas took from the version before (``TableReuse``): a measure, not part of the model.
     package var reusedTables = 0
+    /// How long each of the Resolve stage's phases took.
+    package var times = StageTimes()
     /// Every entity with its shape at each version of its own history.
     package var entities: [ResolvedEntity]
     package var subtypes: [SubtypeDescription]
@@ -42,6 +44,10 @@ package struct ResolvedModel: Sendable {
     /// ``planRoutes()`` once made (shared by the model's copies).
     private let routesMemo = RoutesMemo()
 
+    /// How long ``planRoutes()`` took, once made (wall time on the thread that made them; CPU time of the process
+    /// meanwhile, which counts the other threads' work too).
+    package var routesTimes: StageTimes { routesMemo.madeTimes }
+
     /// Each version's path to the newest with the model's stages (``MigrationPlanner/routes()``), planned the first
     /// time it is asked (from `schemas` and `customSteps` as they are then) and kept: the registry's render and the
     /// history digest both write it, and at a thousand versions planning them is much of a run.
@@ -55,18 +61,26 @@ package struct ResolvedModel: Sendable {
     }
 }
 
-/// A value made once, under a lock (``ResolvedModel/planRoutes()``).
+/// A value made once, under a lock (``ResolvedModel/planRoutes()``), and how long making it took.
 private final class RoutesMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var made: [[SchemaVersion]]?
+    private var times = StageTimes()
 
     func value(_ make: () -> [[SchemaVersion]]) -> [[SchemaVersion]] {
         lock.lock()
         defer { lock.unlock() }
         if let made { return made }
-        let value = make()
+        let value = times.measure("routes", make)
         made = value
         return value
+    }
+
+    /// The time making the routes took (nothing before they are made).
+    var madeTimes: StageTimes {
+        lock.lock()
+        defer { lock.unlock() }
+        return times
     }
 }
 

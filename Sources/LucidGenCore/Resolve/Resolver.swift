@@ -16,14 +16,25 @@ package enum Resolver {
     ) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
-        let described = try describedEntities(input, &diagnostics)
-        let versioned = try versions(of: described, config: input.config, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
-        var complete = try timelines(of: versioned, subtypes: input.subtypes, &diagnostics)
+        var times = StageTimes()
+        let described = try times.measure("descriptions") { () throws(GenerationFailed) in try describedEntities(input, &diagnostics) }
+        let versioned = try times.measure("versions and snapshots") { () throws(GenerationFailed) in
+            try versions(of: described, config: input.config, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
+        }
+        var complete = try times.measure("timelines") { () throws(GenerationFailed) in
+            try timelines(of: versioned, subtypes: input.subtypes, &diagnostics)
+        }
         complete.context.tableReuse = tableReuse
-        let entities = try resolvedEntities(versioned, complete, subtypes: input.subtypes, &diagnostics)
-        let versionSchemas = try schemas(versioned, entities: entities, subtypes: input.subtypes, context: &complete.context, &diagnostics)
+        let entities = try times.measure("shapes") { () throws(GenerationFailed) in
+            try resolvedEntities(versioned, complete, subtypes: input.subtypes, &diagnostics)
+        }
+        let versionSchemas = try times.measure("schemas") { () throws(GenerationFailed) in
+            try schemas(versioned, entities: entities, subtypes: input.subtypes, context: &complete.context, &diagnostics)
+        }
         let requirements = requirements ?? GeneratedRequirements.read(config: versioned.config)
-        let steps = customSteps(versioned, versionSchemas.schemas, entities: entities, requirements: requirements, &diagnostics)
+        let steps = times.measure("custom steps") {
+            customSteps(versioned, versionSchemas.schemas, entities: entities, requirements: requirements, &diagnostics)
+        }
         for (version, entry) in versioned.frozen where !versioned.versionSet.contains(version) {
             diagnostics.error(
                 "snapshot of version \(version) matches no version in any entity's version_history (a released version cannot be removed)",
@@ -36,6 +47,7 @@ package enum Resolver {
             schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, customSteps: steps, diagnostics: diagnostics.diagnostics)
         model.checksums = versionSchemas.checksums
         model.reusedTables = complete.context.reusedTables
+        model.times = times
         model.enumTypes = complete.context.enumTypes
         model.structTypes = complete.context.structTypes
         model.releasedVersions = versioned.versions.filter { version in

@@ -34,6 +34,14 @@ extension ShapeBuilder {
         return result
     }
 
+    /// What a scalar property's described value depends on at a version: the `type_history` items that have
+    /// ended by then, and its names then.
+    struct ScalarValueKey: Hashable {
+        var item: Int
+        var name: String
+        var column: String
+    }
+
     struct InferredTypeHistories: Sendable {
         var typeHistories: [(property: Int, items: [PropertyTypeHistoryItem])] = []
         var diagnostics = DiagnosticCollector()
@@ -61,12 +69,25 @@ extension ShapeBuilder {
                 (version, history, DescribedValue(type: type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
         }
         guard !released.isEmpty else { return [] }
+        // A scalar's value at a version is its type_history item's there, under its name then: asked at every
+        // released version, it is made once per item and name (a long history releases hundreds of versions).
+        var scalarValues: [ScalarValueKey: DescribedValue?] = [:]
         func described(at version: SchemaVersion) -> DescribedValue? {
+            let asOf = property.asOf(version)
+            var key: ScalarValueKey?
+            if case .scalar = asOf.type {
+                key = ScalarValueKey(
+                    item: property.typeHistory.count { $0.untilVersion <= version }, name: timeline.propertyName(property, at: version),
+                    column: timeline.columnName(property, at: version))
+                if let key, let made = scalarValues[key] { return made }
+            }
             var scratch = DiagnosticCollector()
-            return propertyShape(property.asOf(version), of: timeline, at: version, &scratch).map {
+            let value = propertyShape(asOf, of: timeline, at: version, &scratch).map {
                 DescribedValue(
                     type: lineageSpelling($0.typeDescription, namedAt: version), nullable: $0.nullable, defaultSQL: $0.defaultSQL)
             }
+            if let key { scalarValues[key] = value }
+            return value
         }
         func same(_ a: DescribedValue, _ b: DescribedValue?, at version: SchemaVersion) -> Bool {
             guard let b else { return false }
