@@ -124,7 +124,13 @@ struct Generate: ParsableCommand {
         )
     }
 
+    /// `11 entities, versions 1.0, 1.1, 2.0, 3.0;` and, past a dozen versions, the first few and the newest
+    /// (a long history's line would list a thousand): `60 entities, 1000 versions: 1.0, 1.1, 1.2, … 100.8, 100.9;`.
     static func summary(_ result: GeneratorPipeline.Result) -> String {
-        "\(result.model.entities.count) entities, versions \(result.model.versions.map(\.string).joined(separator: ", "));"
+        let versions = result.model.versions.map(\.string)
+        let entities = "\(result.model.entities.count) entities"
+        guard versions.count > 12 else { return "\(entities), versions \(versions.joined(separator: ", "));" }
+        return
+            "\(entities), \(versions.count) versions: \(versions.prefix(3).joined(separator: ", ")), … \(versions.suffix(2).joined(separator: ", "));"
     }
 }

@@ -53,6 +53,18 @@ import Testing
         #expect(skipped.status == 0 && !skipped.error.contains("timings"), "\(skipped.error)")
     }
 
+    /// A long history's summary names the first versions and the newest, not every one.
+    @Test func aLongHistorysSummaryIsOneShortLine() throws {
+        let versions = (0..<13).map { "1.\($0)" }
+        let entity =
+            #"{ "name": "a", "identifier": { "type": "int" }, "version_history": [\#(versions.map { #"{ "version": "\#($0)" }"# }.joined(separator: ", "))], "properties": [{ "name": "b", "property_type": "int" }] }"#
+        let project = try TestProject(files: [".entities/a.json": entity])
+        defer { project.remove() }
+        let result = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("\n1 entities, 13 versions: 1.0, 1.1, 1.2, … 1.11, 1.12; "), "\(result.output)")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try run(lucidgenBinary, ["--help"])
         #expect(help.status == 0)
