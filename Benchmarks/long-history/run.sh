@@ -20,10 +20,12 @@
 #              callgrind's instruction counts of both when valgrind is installed
 #
 #   cli        the commands as the build plugin and CI run them (debug lucidgen), at each history length of
-#              CLI_VERSIONS (default "150 1000"): user CPU seconds of `generate` (first run, then unchanged),
-#              `plan` of a store at the oldest version and `migrate` of it to the newest, and each one's growth
-#              against linear (1.00 = linear; the issue's goal <= 1.2). Not part of `all` (1,000 versions take
-#              minutes to generate).
+#              CLI_VERSIONS (default "150 1000"; "150 1000 3000" on demand): user CPU seconds of `generate`
+#              (first run, unchanged, and --force with every older version released), `fixtures` at 1.0,
+#              `plan` of that store, `migrate` of it to the newest and `status` of the result, the generated
+#              lines and the snapshots' size, each one's growth against linear (1.00 = linear; the issue's goal
+#              <= 1.2), and every stage's CPU seconds from `generate --timings` with its growth. Not part of
+#              `all` (1,000 versions take minutes).
 #
 # Usage: Benchmarks/long-history/run.sh [generate|build|launch|plan|sqlite|cli|all] [ENTITIES] [VERSIONS] [CHANGED]
 # LUCIDGEN_ROOT: the lucidgen checkout to measure (default this one), e.g. an older commit's worktree for "before".
@@ -42,27 +44,51 @@ if [[ "$what" == cli ]]; then
     # A copy: a rebuild of the checkout while this runs must not change the tool under measurement.
     cp "$root/.build/debug/lucidgen" "$work/lucidgen-debug"
     debug="$work/lucidgen-debug"
+    # User CPU seconds of one command; its standard error is kept in $work/cpu-stderr.txt (the --timings).
     cpu() { /usr/bin/time -f "%U" -o "$work/cpu.txt" "$@" > /dev/null 2> "$work/cpu-stderr.txt" || { cat "$work/cpu-stderr.txt" >&2; exit 1; }; cat "$work/cpu.txt"; }
-    declare -A first unchanged planned migrated
+    rows=(first unchanged forced fixtures planned migrated status lines snapshots)
+    declare -A first unchanged forced fixtures planned migrated status lines snapshots
     lengths=(${CLI_VERSIONS:-150 1000})
     for n in "${lengths[@]}"; do
         project="$work/cli-$n"
         rm -rf "$project"
         python3 "$here/make-long-history.py" "$project" "$root" "$entities" "$n" "$changed"
         cd "$project"
-        first[$n]=$(cpu "$debug" generate)
+        first[$n]=$(cpu "$debug" generate --timings)
+        cp "$work/cpu-stderr.txt" "$work/timings-first-$n.txt"
         unchanged[$n]=$(cpu "$debug" generate)
-        "$debug" fixtures --schema-version 1.0 --rows 1 --output oldest.sqlite > /dev/null
+        # Every version but the newest released (frozen snapshots checked): what a run after adding a version does.
+        forced[$n]=$(cpu "$debug" generate --force --timings)
+        cp "$work/cpu-stderr.txt" "$work/timings-forced-$n.txt"
+        fixtures[$n]=$(cpu "$debug" fixtures --schema-version 1.0 --rows 1 --output oldest.sqlite)
         planned[$n]=$(cpu "$debug" plan --database oldest.sqlite)
         cp oldest.sqlite migrated.sqlite
         migrated[$n]=$(cpu "$debug" migrate --database migrated.sqlite)
-        echo "$n versions (debug, user CPU s): generate ${first[$n]}, unchanged ${unchanged[$n]}, plan of the oldest store ${planned[$n]}, migrate of it ${migrated[$n]}"
+        status[$n]=$(cpu "$debug" status --database migrated.sqlite)
+        lines[$n]=$(find Sources/LongHistory/Generated Tests/LongHistoryTests/Generated -name '*.swift' -print0 | xargs -0 cat | wc -l)
+        snapshots[$n]=$(du -sk .entities/.schema | cut -f1)
+        echo "$n versions (debug, user CPU s): generate ${first[$n]}, unchanged ${unchanged[$n]}, --force ${forced[$n]}, fixtures at 1.0 ${fixtures[$n]}, plan of the oldest store ${planned[$n]}, migrate of it ${migrated[$n]}, status ${status[$n]}; ${lines[$n]} generated lines, ${snapshots[$n]} KB of snapshots"
     done
     base=${lengths[0]}
     for n in "${lengths[@]:1}"; do
-        for row in first unchanged planned migrated; do
+        echo "growth ${base} -> ${n} versions, against linear ($(python3 -c "print(f'{$n / $base:.2f}')")x = 1.00; the issue's goal <= 1.2):"
+        for row in "${rows[@]}"; do
             declare -n values=$row
-            python3 -c "b, t, n0, n1 = ${values[$base]}, ${values[$n]}, $base, $n; print(f'  $row {n0} -> {n1}: {b} s -> {t} s, {t / b:.1f}x, against linear {(t / b) / (n1 / n0):.2f}')"
+            python3 -c "b, t, n0, n1 = ${values[$base]}, ${values[$n]}, $base, $n; print(f'  {\"$row\":10} {b} -> {t}: {t / b:.1f}x, against linear {(t / b) / (n1 / n0):.2f}')"
+        done
+        # Each stage's CPU seconds (--timings), first run and --force, with its growth against linear.
+        for run in first forced; do
+            echo "  stages of the $run run (CPU s, ${base} -> ${n} versions, against linear):"
+            paste -d'|' <(tail -n +2 "$work/timings-$run-$base.txt") <(tail -n +2 "$work/timings-$run-$n.txt") | python3 -c "
+import sys
+for line in sys.stdin:
+    a, b = line.rstrip('\\n').split('|')
+    name = a.strip().split('  ')[0]
+    ca, cb = float(a.split()[-3]), float(b.split()[-3])
+    indent = '      ' if a.startswith('    ') else '    '
+    ratio = f'{(cb / ca) / ($n / $base):.2f}' if ca > 0.005 else '-'
+    print(f'{indent}{name:24} {ca:8.3f} -> {cb:8.3f}  {ratio}')
+"
         done
     done
     exit 0

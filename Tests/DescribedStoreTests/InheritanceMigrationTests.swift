@@ -232,6 +232,30 @@ import Testing
         #expect(oracleFailures(versions, seed: Self.gainSeed) == [])
     }
 
+    /// Rows that move between tables at a version are moved by a step that ends there: a route from before it
+    /// steps through it (one version at a time: the planner tries jumps from the route's start, which this
+    /// one cannot take), and one from it or after jumps to the newest.
+    @Test func aRouteStepsThroughTheVersionWhereRowsMoveAndJumpsFromIt() throws {
+        var files = Self.gainFiles
+        files["player.json"] = files["player.json"]!
+            .replacingOccurrences(
+                of: #""version_history": [{ "version": "1.0" }]"#,
+                with: #""version_history": [{ "version": "1.0" }, { "version": "3.0" }, { "version": "4.0" }]"#
+            )
+            .replacingOccurrences(
+                of: #"{ "name": "name", "property_type": "string" },"#,
+                with:
+                    #"{ "name": "name", "property_type": "string" }, { "name": "level", "property_type": "int", "default_value": 1, "added_at_version": "3.0" }, { "name": "rank", "property_type": "int", "default_value": 0, "added_at_version": "4.0" },"#
+            )
+        let versions = try resolveSchemas(files)
+        #expect(versions.map(\.version.string) == ["1.0", "2.0", "3.0", "4.0"])
+        let routes = try MigrationPlanner(versions: versions).routes().map { $0.map(\.string) }
+        #expect(routes == [["1.0", "2.0", "3.0", "4.0"], ["2.0", "4.0"], ["3.0", "4.0"]], "\(routes)")
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("4.0"))
+        #expect(plan.map(\.to.string) == ["2.0", "3.0", "4.0"], "\(plan.map(\.label))")
+        #expect(try MigrationPlanner(versions: versions).plan(from: SchemaVersion("2.0"), to: SchemaVersion("4.0")).count == 1)
+    }
+
     /// Vehicle's subentity car becomes an entity of its own at 2.0 (`loses`), or moves under the new
     /// entity machine (`moves`); a garage links to vehicles and to cars.
     static func leavingFiles(moves: Bool) -> [String: String] {

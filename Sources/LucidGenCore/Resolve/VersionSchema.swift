@@ -172,9 +172,11 @@ extension ShapeBuilder {
     /// (`moved_from`), as that entity had them at the previous version: their columns carry on.
     func movedIn(_ owner: ColumnOwner, previous: SchemaVersion?, resolvedByName: [String: ResolvedEntity]) -> [String: PropertyShape] {
         guard let previous else { return [:] }
+        // The same shape as at the previous version: every property was there (most entities, most versions).
+        if owner.previousShape?.version == owner.shape.version { return [:] }
+        let before = Set(owner.previousShape?.properties.map(\.currentName) ?? [])
         var result: [String: PropertyShape] = [:]
-        for property in owner.shape.properties
-        where owner.previousShape?.properties.contains(where: { $0.currentName == property.currentName }) != true {
+        for property in owner.shape.properties where !before.contains(property.currentName) {
             guard let source = owner.description(of: property)?.movedFrom, let sourceTimeline = timelines[source],
                 let sourceHistory = sourceTimeline.historyVersion(at: previous),
                 let sourceShape = resolvedByName[source]?.shapes.first(where: { $0.version == sourceHistory }),

@@ -14,6 +14,10 @@ package struct StepInference: Sendable {
     /// ``TableStep``): every pair of versions of a long history (``MigrationPlanner/edges(from:to:)``) asks
     /// the same few questions of each table thousands of times.
     private let tableSteps: TableStepMemo?
+    /// Each version's tables whose rows come from other tables there, found the first time a jump over the
+    /// version asks (``rowMoves(into:from:to:newNames:transformedTables:reasons:failingTables:)``): the routes
+    /// of a long history jump from every version to the newest, over most versions each.
+    private let movingTables: MovingTablesMemo
 
     /// `remembersTableSteps`: keep what each step did to each table for the steps asked about later
     /// (``MigrationPlanner/edges(from:to:)`` asks every pair of versions; one path asks each question once).
@@ -21,6 +25,7 @@ package struct StepInference: Sendable {
         self.versions = versions
         lineage = Lineage(versions: versions)
         tableSteps = remembersTableSteps ? TableStepMemo() : nil
+        movingTables = MovingTablesMemo(count: versions.count)
     }
 
     /// The conversion of each version's step for a column that exists (as a column) from version index
@@ -292,14 +297,11 @@ package struct StepInference: Sendable {
         failingTables: inout [String]
     ) -> [MigrationOperation] {
         if to - from > 1 {
-            for index in (from + 1)...to {
-                let moving = versions[index].tables.filter { $0.movedRows != nil }.map(\.name)
-                if !moving.isEmpty {
-                    reasons.append(
-                        "rows move between tables at \(versions[index].version) (an entity's parent changes: \(moving.joined(separator: ", "))); the migration steps through that version"
-                    )
-                    failingTables += moving
-                }
+            for (index, moving) in movingTables.tables(in: (from + 1)...to, of: versions) {
+                reasons.append(
+                    "rows move between tables at \(versions[index].version) (an entity's parent changes: \(moving.joined(separator: ", "))); the migration steps through that version"
+                )
+                failingTables += moving
             }
             return []
         }
@@ -401,6 +403,32 @@ package struct StepInference: Sendable {
         var newSince: Int
         var spansVersions: Bool
         var foreignKeyTables: [String]
+    }
+
+    /// ``movingTables``: per version index, the names of its tables with ``SchemaTable/movedRows`` once read.
+    final class MovingTablesMemo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [[String]?]
+
+        init(count: Int) { names = Array(repeating: nil, count: count) }
+
+        /// The versions of `range` with such tables, in order, with their names.
+        func tables(in range: ClosedRange<Int>, of versions: [Schema]) -> [(index: Int, names: [String])] {
+            lock.lock()
+            defer { lock.unlock() }
+            var result: [(index: Int, names: [String])] = []
+            for index in range {
+                let moving =
+                    names[index]
+                    ?? {
+                        let made = versions[index].tables.filter { $0.movedRows != nil }.map(\.name)
+                        names[index] = made
+                        return made
+                    }()
+                if !moving.isEmpty { result.append((index, moving)) }
+            }
+            return result
+        }
     }
 
     final class TableStepMemo: @unchecked Sendable {
