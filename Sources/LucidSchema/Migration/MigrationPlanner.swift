@@ -276,11 +276,14 @@ package struct MigrationPlanner: Sendable {
                 if infer(from, to) { break }
             }
         }
-        let restarts = Set([start] + explicitEdges.map(\.to)).filter { $0 < end }
+        // Rows that move between tables at a version are moved by the step that ends there: no jump goes over
+        // it, so jumps start again from it, and reach to just before it (then the step into it).
+        let moving = end > start + 1 ? inference.versionsWithMovingRows(in: (start + 1)...end) : []
+        let restarts = Set([start] + explicitEdges.map(\.to) + moving).filter { $0 < end }
         for from in restarts.sorted() {
             // As far as no stage is jumped over whole: up to just before the end of the nearest stage ahead.
             let farthest = min(end, explicitEdges.filter { $0.from >= from }.map { $0.to - 1 }.min() ?? end)
-            let targets = Set([end, farthest] + explicitEdges.map(\.from)).filter { $0 > from + 1 }
+            let targets = Set([end, farthest] + explicitEdges.map(\.from) + moving.map { $0 - 1 }).filter { $0 > from + 1 }
             for to in targets.sorted() { infer(from, to) }
         }
         return PlannerGraph(edges: edges, inferred: inferred, blocked: blocked, explicitEdges: explicitEdges, inferences: inferences)

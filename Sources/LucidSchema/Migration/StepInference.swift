@@ -28,6 +28,12 @@ package struct StepInference: Sendable {
         movingTables = MovingTablesMemo(count: versions.count)
     }
 
+    /// The version indexes of `range` where rows move between tables (an entity's parent changes): a step
+    /// that moves them ends there, so no jump goes over one (``MigrationPlanner`` restarts its jumps from them).
+    package func versionsWithMovingRows(in range: ClosedRange<Int>) -> [Int] {
+        movingTables.tables(in: range, of: versions).map(\.index)
+    }
+
     /// The conversion of each version's step for a column that exists (as a column) from version index
     /// `earlier` to `later`, oldest first: exactness is decided per step, never between the two ends
     /// (int → double with the loss accepted → string is not int → string). A failure names every step
