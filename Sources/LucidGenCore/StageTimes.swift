@@ -7,7 +7,7 @@ package struct StageTimes: Sendable {
         package var name: String
         package var wall: Double
         package var cpu: Double
-        /// 0 for a pipeline stage, 1 for a phase within one.
+        /// 0 for a pipeline stage, 1 for a phase within one (``nest(_:)``).
         package var depth: Int
     }
 
@@ -16,19 +16,14 @@ package struct StageTimes: Sendable {
     package init() {}
 
     /// Runs `body` and records its times under `name` (nothing when it throws).
-    package mutating func measure<T, E: Error>(_ name: String, depth: Int = 0, _ body: () throws(E) -> T) throws(E) -> T {
+    package mutating func measure<T, E: Error>(_ name: String, _ body: () throws(E) -> T) throws(E) -> T {
         let wall = ContinuousClock.now
         let cpu = Self.cpuSeconds()
         let value = try body()
         let elapsed = ContinuousClock.now - wall
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        stages.append(Stage(name: name, wall: seconds, cpu: Self.cpuSeconds() - cpu, depth: depth))
+        stages.append(Stage(name: name, wall: seconds, cpu: Self.cpuSeconds() - cpu, depth: 0))
         return value
-    }
-
-    /// Records a stage measured elsewhere.
-    package mutating func append(_ name: String, wall: Double, cpu: Double, depth: Int) {
-        stages.append(Stage(name: name, wall: wall, cpu: cpu, depth: depth))
     }
 
     /// `other`'s stages, one level deeper, after the stage already recorded for them.

@@ -59,10 +59,10 @@ extension ShapeBuilder {
         else { return nil }
         var targets: [String] = []
         for member in [root] + members {
-            guard member.exists(at: previous), member.historyVersion(at: version) == member.historyVersion(at: previous),
-                member.name(at: version) == member.name(at: previous), member.root(at: previous).isSame(as: root),
+            guard member.exists(at: previous), let history = member.historyVersion(at: version),
+                history == member.historyVersion(at: previous), member.name(at: version) == member.name(at: previous),
+                member.root(at: previous).isSame(as: root),
                 member.parent(at: version)?.entity.name == member.parent(at: previous)?.entity.name,
-                let history = member.historyVersion(at: version),
                 let shape = resolvedByName[member.entity.name]?.shapes.first(where: { $0.version == history })
             else { return nil }
             for property in shape.properties {
@@ -90,12 +90,12 @@ extension ShapeBuilder {
     /// any difference (a diagnostic the build would add included), naming the table and version.
     mutating func verifyReused(
         _ reused: QuietTable, of owner: ColumnOwner, frozenTable: SchemaTable?, resolvedByName: [String: ResolvedEntity],
-        _ draft: VersionSchemaDraft, previous: SchemaVersion?, _ diagnostics: inout DiagnosticCollector
+        _ draft: VersionSchemaDraft, _ diagnostics: inout DiagnosticCollector
     ) {
         var scratch = draft
         var scratchDiagnostics = DiagnosticCollector()
-        var table = rootTable(of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, &scratch, &scratchDiagnostics)
-        if let previous { table.movedRows = movedRows(into: table, of: owner.timeline, at: draft.version, previous: previous) }
+        let table = rootTableWithMovedRows(
+            of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, &scratch, &scratchDiagnostics)
         let links = Array(scratch.tables[draft.tables.count...])
         let same =
             table == reused.table && links == reused.linkTables

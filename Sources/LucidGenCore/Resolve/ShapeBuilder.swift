@@ -32,8 +32,8 @@ struct ShapeBuilder {
     /// Each root entity's table as last built where nothing of its hierarchy had changed since the version
     /// before (``QuietTable``): the next such version takes it instead of building it again.
     var quietTables: [String: QuietTable] = [:]
-    /// Whether quiet tables are taken from the version before (``TableReuse``).
-    var tableReuse = TableReuse.fromEnvironment
+    /// Whether quiet tables are taken from the version before (``TableReuse``; ``Resolver/resolve(_:requirements:tableReuse:)`` sets it).
+    var tableReuse = TableReuse.on
     /// How many tables were taken so.
     var reusedTables = 0
     /// Each entity's snapshot as last made, with the history version it was made at.

@@ -82,9 +82,7 @@ extension ShapeBuilder {
             if tableReuse != .off, let quiet, let reused = reusedTable(of: entity.name, quiet, previous: previous) {
                 // Nothing of its hierarchy changed here or at the previous version: the table built there.
                 if tableReuse == .verified {
-                    verifyReused(
-                        reused, of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, draft, previous: previous,
-                        &diagnostics)
+                    verifyReused(reused, of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, draft, &diagnostics)
                 }
                 draft.tables += reused.linkTables
                 if let named = reused.defaultNamedIndexes { draft.defaultNamedIndexes[shape.tableName] = named }
@@ -93,8 +91,8 @@ extension ShapeBuilder {
                 reusedTables += 1
             } else {
                 let linksBefore = draft.tables.count
-                var table = rootTable(of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, &draft, &diagnostics)
-                if let previous { table.movedRows = movedRows(into: table, of: timeline, at: version, previous: previous) }
+                let table = rootTableWithMovedRows(
+                    of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, &draft, &diagnostics)
                 quietTables[entity.name] = quiet.map { key in
                     QuietTable(
                         version: version, key: key, table: table, linkTables: Array(draft.tables[linksBefore...]),
@@ -120,6 +118,19 @@ extension ShapeBuilder {
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache),
             entities: draft.entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
+    }
+
+    /// ``rootTable(of:frozenTable:resolvedByName:_:_:)`` with the rows that come into it at the draft's
+    /// version (``movedRows(into:of:at:previous:)``): what a root's table at a version is, reused or not.
+    mutating func rootTableWithMovedRows(
+        of owner: ColumnOwner, frozenTable: SchemaTable?, resolvedByName: [String: ResolvedEntity], _ draft: inout VersionSchemaDraft,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> SchemaTable {
+        var table = rootTable(of: owner, frozenTable: frozenTable, resolvedByName: resolvedByName, &draft, &diagnostics)
+        if let previous = draft.previous {
+            table.movedRows = movedRows(into: table, of: owner.timeline, at: draft.version, previous: previous)
+        }
+        return table
     }
 
     /// The rows that come into the table of `root` at `version` from other tables of `previous`: those of
