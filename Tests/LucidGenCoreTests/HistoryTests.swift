@@ -350,7 +350,7 @@ import Testing
         _ = try project.generate()
         var stripped: [String: String] = [:]
         for file in [".entities/.schema/1.0.json", ".entities/.schema/2.0.json"] {
-            var snapshot = try JSONDecoder().decode(SchemaSnapshot.self, from: Data(try project.read(file).utf8))
+            var snapshot = try JSONDecoder().decode(SnapshotFile.self, from: Data(try project.read(file).utf8))
             #expect(snapshot.tables.flatMap(\.columns).allSatisfy { $0.valueType != nil })
             for table in snapshot.tables.indices {
                 for column in snapshot.tables[table].columns.indices { snapshot.tables[table].columns[column].valueType = nil }

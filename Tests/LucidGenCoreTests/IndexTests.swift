@@ -55,7 +55,7 @@ import Testing
         // The snapshot carries them, and the generated registry's table too (unique kept).
         let snapshot = try project.read(".entities/.schema/1.0.json")
         #expect(snapshot.contains("\"person_email_unique\""))
-        let decoded = try JSONDecoder().decode(SchemaSnapshot.self, from: Data(snapshot.utf8))
+        let decoded = try JSONDecoder().decode(SnapshotFile.self, from: Data(snapshot.utf8))
         #expect(decoded.tables.first { $0.name == "person" }?.indexes == indexes)
         let registry = try project.allFiles().filter { $0.hasSuffix(".swift") }.map { try project.read($0) }.joined()
         #expect(registry.contains(#"{"columns":["email"],"name":"person_email_unique","unique":true}"#))

@@ -357,9 +357,19 @@ extension RelationshipLineageTests {
             ], current: "2.0")
         defer { released.remove() }
         try released.release("2.0")
-        let snapshot = try released.project.read(".entities/.schema/1.5.json")
-        try released.project.write(
-            ".entities/.schema/1.5.json", snapshot.replacingOccurrences(of: #""type" : "string""#, with: #""type" : "int""#))
+        // 1.5's file holds what changed since 1.0 (other's entry): an edit gives it weather's entry, with another type.
+        var file = try JSONDecoder().decode(SnapshotFile.self, from: Data(try released.project.read(".entities/.schema/1.5.json").utf8))
+        var weather = try #require(
+            try JSONDecoder().decode(SnapshotFile.self, from: Data(try released.project.read(".entities/.schema/1.0.json").utf8))
+                .entities.first { $0.name == "weather" })
+        #expect(!file.entities.contains { $0.name == "weather" }, "weather did not change at 1.5")
+        weather.properties = weather.properties.map { property in
+            var property = property
+            if property.name == "temperature" { property.type = "int" }
+            return property
+        }
+        file.entities = (file.entities + [weather]).sorted { $0.name < $1.name }
+        try released.project.write(".entities/.schema/1.5.json", file.encoded())
         try released.project.write(
             ".entities/weather.json", Self.weather(#"{ "name": "temperature", "property_type": "double" }"#, history: ["1.0", "2.0"]))
         let error = try #require(try released.project.errors().first)

@@ -74,7 +74,7 @@ import Testing
             SchemaSnapshot.PropertySnapshot(name: name, type: type, nullable: false, defaultValue: nil)
         }
         let snapshot = SchemaSnapshot(
-            format: SchemaSnapshot.currentFormat, version: SchemaVersion("1.0"), checksum: "",
+            version: SchemaVersion("1.0"), checksum: "",
             entities: [
                 SchemaSnapshot.EntitySnapshot(
                     name: "a", table: "a", identifier: "int",
@@ -129,7 +129,7 @@ import Testing
         for file in files {
             let data = try Data(contentsOf: file)
             #expect(
-                try SchemaSnapshot.decoded(from: data) == JSONDecoder().decode(SchemaSnapshot.self, from: data), "\(file.lastPathComponent)"
+                try SnapshotFile.decoded(from: data) == JSONDecoder().decode(SnapshotFile.self, from: data), "\(file.lastPathComponent)"
             )
         }
     }
@@ -142,8 +142,8 @@ import Testing
             text.replacingOccurrences(of: "\"notNull\"", with: "\"notnull\""),
         ] {
             let expected =
-                "\(try #require(throws: (any Error).self) { try JSONDecoder().decode(SchemaSnapshot.self, from: Data(broken.utf8)) })"
-            let actual = "\(try #require(throws: (any Error).self) { try SchemaSnapshot.decoded(from: Data(broken.utf8)) })"
+                "\(try #require(throws: (any Error).self) { try JSONDecoder().decode(SnapshotFile.self, from: Data(broken.utf8)) })"
+            let actual = "\(try #require(throws: (any Error).self) { try SnapshotFile.decoded(from: Data(broken.utf8)) })"
             #expect(actual == expected)
         }
     }

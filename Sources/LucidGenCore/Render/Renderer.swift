@@ -219,9 +219,10 @@ package struct Renderer {
         }
         // Snapshots are jobs too: encoding a long history's snapshots is a third of a first run.
         let templateJobs = jobs.count
-        for snapshot in model.snapshots {
+        for (index, snapshot) in model.snapshots.enumerated() {
             let path = (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version))
-            jobs.append { GeneratedFile(path: path, contents: snapshot.encoded()) }
+            let base = index < model.snapshotBases.count ? model.snapshotBases[index] : nil
+            jobs.append { GeneratedFile(path: path, contents: SnapshotFile(snapshot, continuing: base).encoded()) }
         }
         // The one-per-module files (schema, migrations, tests) and the snapshots grow with the whole
         // history and are started first, so that no core waits for the longest job at the end.

@@ -23,6 +23,9 @@ package struct ResolvedModel: Sendable {
     package var checksums: [String] = []
     /// Snapshots to write (new or changed), by version.
     package var snapshots: [SchemaSnapshot]
+    /// The snapshot each of `snapshots` continues (the version before's, as its file reads; nil: the first version),
+    /// parallel to `snapshots`: the file written holds what changed since it (``SnapshotFile``).
+    package var snapshotBases: [SchemaSnapshot?] = []
     /// The steps between neighbouring versions that SQL cannot make, with the tables that need the app's code.
     package var customSteps: [CustomStep] = []
     package var diagnostics: [Diagnostic]

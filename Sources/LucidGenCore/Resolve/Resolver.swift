@@ -44,7 +44,8 @@ package enum Resolver {
         var model = ResolvedModel(
             config: versioned.config, versions: versioned.versions, currentVersion: versioned.currentVersion, entities: entities,
             subtypes: input.subtypes,
-            schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, customSteps: steps, diagnostics: diagnostics.diagnostics)
+            schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, snapshotBases: versionSchemas.snapshotBases,
+            customSteps: steps, diagnostics: diagnostics.diagnostics)
         model.checksums = versionSchemas.checksums
         model.reusedTables = complete.context.reusedTables
         model.times = times
@@ -234,6 +235,8 @@ package enum Resolver {
     struct VersionSchemas {
         var schemas: [Schema]
         var snapshots: [SchemaSnapshot]
+        /// The snapshot each of `snapshots` continues (its version's before, as its file reads), parallel to it.
+        var snapshotBases: [SchemaSnapshot?]
         /// Each schema's checksum (its snapshot's), parallel to `schemas`.
         var checksums: [String]
     }
@@ -244,8 +247,12 @@ package enum Resolver {
     ) throws(GenerationFailed) -> VersionSchemas {
         var schemas: [Schema] = []
         var snapshots: [SchemaSnapshot] = []
+        var snapshotBases: [SchemaSnapshot?] = []
         var checksums: [String] = []
         var previous: SchemaVersion?
+        // The previous version's snapshot as its file will read once this run is written: a file written
+        // now holds what changed since it.
+        var previousFile: SchemaSnapshot?
         for version in versioned.versions {
             var (schema, snapshot) = context.schema(
                 at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
@@ -271,7 +278,11 @@ package enum Resolver {
                     }
                 } else if existing.snapshot != snapshot {
                     snapshots.append(snapshot)
+                    snapshotBases.append(previousFile)
+                    previousFile = snapshot
+                    continue
                 }
+                previousFile = existing.snapshot
             } else {
                 if version < versioned.currentVersion {
                     diagnostics.note(
@@ -279,11 +290,13 @@ package enum Resolver {
                     )
                 }
                 snapshots.append(snapshot)
+                snapshotBases.append(previousFile)
+                previousFile = snapshot
             }
         }
         checkIndexNames(schemas, versioned.entities, &diagnostics)
         try diagnostics.throwIfErrors()
-        return VersionSchemas(schemas: schemas, snapshots: snapshots, checksums: checksums)
+        return VersionSchemas(schemas: schemas, snapshots: snapshots, snapshotBases: snapshotBases, checksums: checksums)
     }
 
     /// A released version whose derived shape differs from its snapshot: an error per difference, at the

@@ -1,13 +1,14 @@
 import Foundation
 @_spi(Generated) import LucidSchema
 
-/// The frozen record of one schema version: `<schema_path>/<version>.json`.
+/// The frozen record of one schema version, whole: what `<schema_path>/<version>.json` says, with the
+/// versions its file continues (``SnapshotFile``) applied.
 ///
 /// A snapshot holds the tables (the storage shape, whose DDL the checksum covers) and the entities as
 /// described at that version (types and defaults that the tables alone do not show). Once a version is
 /// released (older than `current_version`), its snapshot is never rewritten: the descriptions must keep
 /// producing exactly this shape, and `generate` fails naming what changed if they do not.
-package struct SchemaSnapshot: Sendable, Codable, Equatable {
+package struct SchemaSnapshot: Sendable, Equatable {
     package struct EntitySnapshot: Sendable, Codable, Equatable {
         package var name: String
         package var table: String
@@ -49,8 +50,6 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
         package var nullable: Bool
     }
 
-    /// The snapshot file format; bumped only with a migration of old snapshot files.
-    package var format: Int
     package var version: SchemaVersion
     /// SHA-256 of the version's DDL (``Schema/checksum``).
     package var checksum: String
@@ -64,8 +63,6 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
     package var released: Bool? = nil
 
     package var schema: Schema { Schema(version: version, tables: tables) }
-
-    package static let currentFormat = 1
 
     /// This (frozen) snapshot with the column annotations that do not bind taken from `derived`: a snapshot
     /// written by an older lucidgen has no ``SchemaColumn/valueType`` (a recorded one binds), and whether a
@@ -108,13 +105,14 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
     /// it cannot be read: then marking it says why).
     package static func isMarkedReleased(version: SchemaVersion, in folder: String) -> Bool {
         let path = (folder as NSString).appendingPathComponent(fileName(for: version))
-        guard let data = FileManager.default.contents(atPath: path), let snapshot = try? decoded(from: data) else { return false }
-        return snapshot.released == true
+        guard let data = FileManager.default.contents(atPath: path), let file = try? SnapshotFile.decoded(from: data) else { return false }
+        return file.released == true
     }
 
     /// Marks the snapshot file of `version` in `folder` released (`lucidgen release`): from then on it binds
     /// even while the version is still `current_version`. Returns the file's path. The file is replaced
-    /// whole (written beside it, then renamed over it): the mark is there completely or not at all.
+    /// whole (written beside it, then renamed over it): the mark is there completely or not at all, and
+    /// nothing else in it changes (a file of changes stays one).
     @discardableResult
     package static func markReleased(version: SchemaVersion, in folder: String) throws -> String {
         let path = (folder as NSString).appendingPathComponent(fileName(for: version))
@@ -123,15 +121,101 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
                 "there is no snapshot of \(version) to mark released; run `lucidgen generate` first",
                 at: SourceLocation(file: displayPath(path)))
         }
-        var snapshot = try decoded(from: data)
-        guard snapshot.released != true else { return path }
-        snapshot.released = true
+        var file = try SnapshotFile.decoded(from: data)
+        guard file.released != true else { return path }
+        file.released = true
         do {
-            try Data(snapshot.encoded().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(file.encoded().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw GenerationFailed("cannot write the snapshot: \(error.localizedDescription)", at: SourceLocation(file: displayPath(path)))
         }
         return path
+    }
+}
+
+/// A snapshot file as it is on disk (`<schema_path>/<version>.json`).
+///
+/// Format 1 holds the whole snapshot. Format 2 (written since) holds what changed since the snapshot of
+/// its `base` version (the version before it, whose file is frozen by then): the entities, tables and
+/// subtypes that are new or differ, and the names of those gone. A history of a thousand versions whose
+/// tables grow wider held every table in every file (432 MiB for the long-history benchmark's 1,000
+/// versions); its files now grow with the changes. A file without `base` is whole. The `checksum` is
+/// the whole version's, so a changed base, or an edited file, is found as before.
+package struct SnapshotFile: Sendable, Codable, Equatable {
+    package var format: Int
+    package var version: SchemaVersion
+    /// SHA-256 of the version's whole DDL (``Schema/checksum``).
+    package var checksum: String
+    /// The version whose snapshot this file continues; nil: the file is whole.
+    package var base: SchemaVersion? = nil
+    /// The entities (whole: those new or changed since `base`).
+    package var entities: [SchemaSnapshot.EntitySnapshot]
+    package var removedEntities: [String]? = nil
+    package var tables: [SchemaTable]
+    package var removedTables: [String]? = nil
+    /// Nil in format-1 files frozen before subtypes were recorded.
+    package var subtypes: [SchemaSnapshot.SubtypeSnapshot]? = nil
+    package var removedSubtypes: [String]? = nil
+    /// Set by `lucidgen release` (see ``SchemaSnapshot/released``): the file's own, never its base's.
+    package var released: Bool? = nil
+
+    /// The format `generate` writes; format 1 is read as it always was.
+    package static let currentFormat = 2
+    package static let readableFormats = 1...currentFormat
+
+    enum CodingKeys: String, CodingKey {
+        case format, version, checksum, base, entities, tables, subtypes, released
+        case removedEntities = "removed_entities"
+        case removedTables = "removed_tables"
+        case removedSubtypes = "removed_subtypes"
+    }
+
+    /// The file that writes `snapshot`: what changed since `base` (the snapshot of the version before, as its
+    /// file reads), or the whole snapshot when there is none.
+    package init(_ snapshot: SchemaSnapshot, continuing base: SchemaSnapshot?) {
+        format = Self.currentFormat
+        version = snapshot.version
+        checksum = snapshot.checksum
+        released = snapshot.released
+        guard let base else {
+            entities = snapshot.entities
+            tables = snapshot.tables
+            subtypes = snapshot.subtypes
+            return
+        }
+        self.base = base.version
+        (entities, removedEntities) = Self.changes(from: base.entities, to: snapshot.entities, name: \.name)
+        (tables, removedTables) = Self.changes(from: base.tables, to: snapshot.tables, name: \.name)
+        (subtypes, removedSubtypes) = Self.changes(from: base.subtypes ?? [], to: snapshot.subtypes ?? [], name: \.name)
+    }
+
+    /// The whole snapshot: this file's items over those of `base` (the snapshot of ``base``; ignored for a
+    /// whole file). Items are sorted by name, as the generator writes them.
+    package func snapshot(continuing base: SchemaSnapshot?) -> SchemaSnapshot {
+        guard self.base != nil, let base else {
+            return SchemaSnapshot(
+                version: version, checksum: checksum, entities: entities, tables: tables, subtypes: subtypes, released: released)
+        }
+        return SchemaSnapshot(
+            version: version, checksum: checksum,
+            entities: Self.applying(entities, removed: removedEntities, to: base.entities, name: \.name),
+            tables: Self.applying(tables, removed: removedTables, to: base.tables, name: \.name),
+            subtypes: Self.applying(subtypes ?? [], removed: removedSubtypes, to: base.subtypes ?? [], name: \.name),
+            released: released)
+    }
+
+    /// The items of `new` that `old` lacks or has otherwise, and the names of `old`'s that `new` lacks (nil: none).
+    private static func changes<Item: Equatable>(from old: [Item], to new: [Item], name: KeyPath<Item, String>) -> ([Item], [String]?) {
+        let oldByName = Dictionary(old.map { ($0[keyPath: name], $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(new.map { $0[keyPath: name] })
+        let removed = old.map { $0[keyPath: name] }.filter { !newNames.contains($0) }
+        return (new.filter { oldByName[$0[keyPath: name]] != $0 }, removed.isEmpty ? nil : removed)
+    }
+
+    /// `base` without the items named in `removed` or in `changed`, with `changed`, sorted by name.
+    private static func applying<Item>(_ changed: [Item], removed: [String]?, to base: [Item], name: KeyPath<Item, String>) -> [Item] {
+        let replaced = Set(changed.map { $0[keyPath: name] }).union(removed ?? [])
+        return (base.filter { !replaced.contains($0[keyPath: name]) } + changed).sorted { $0[keyPath: name] < $1[keyPath: name] }
     }
 
     /// The canonical file contents: pretty, key-sorted JSON with a trailing newline.
@@ -142,33 +226,60 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
         let data = try! encoder.encode(self)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
-}
 
-extension SchemaSnapshot {
     /// A snapshot file's contents: its tables (most of it) read by LucidSchema's table reader, the rest by
     /// `JSONDecoder`, which took a fifth of `lucidgen plan` for the tables of a model of 2,000 entities.
     /// JSON the table reader does not accept is decoded whole by `JSONDecoder`, whose error then says
     /// what is wrong, as it always did.
-    static func decoded(from data: Data) throws -> SchemaSnapshot {
+    static func decoded(from data: Data) throws -> SnapshotFile {
         let decoder = JSONDecoder()
         guard let head = try? decoder.decode(Head.self, from: data),
             let tables = try? SchemaTable.tables(
                 underKey: CodingKeys.tables.stringValue, inJSONObject: String(decoding: data, as: UTF8.self))
-        else { return try decoder.decode(SchemaSnapshot.self, from: data) }
-        return SchemaSnapshot(
-            format: head.format, version: head.version, checksum: head.checksum, entities: head.entities, tables: tables,
-            subtypes: head.subtypes,
-            released: head.released)
+        else { return try decoder.decode(SnapshotFile.self, from: data) }
+        return SnapshotFile(
+            format: head.format, version: head.version, checksum: head.checksum, base: head.base, entities: head.entities,
+            removedEntities: head.removedEntities, tables: tables, removedTables: head.removedTables, subtypes: head.subtypes,
+            removedSubtypes: head.removedSubtypes, released: head.released)
     }
 
-    /// Every field of a snapshot but its tables, under the same keys.
+    private init(
+        format: Int, version: SchemaVersion, checksum: String, base: SchemaVersion?, entities: [SchemaSnapshot.EntitySnapshot],
+        removedEntities: [String]?, tables: [SchemaTable], removedTables: [String]?, subtypes: [SchemaSnapshot.SubtypeSnapshot]?,
+        removedSubtypes: [String]?, released: Bool?
+    ) {
+        self.format = format
+        self.version = version
+        self.checksum = checksum
+        self.base = base
+        self.entities = entities
+        self.removedEntities = removedEntities
+        self.tables = tables
+        self.removedTables = removedTables
+        self.subtypes = subtypes
+        self.removedSubtypes = removedSubtypes
+        self.released = released
+    }
+
+    /// Every field of a snapshot file but its tables, under the same keys.
     private struct Head: Decodable {
         var format: Int
         var version: SchemaVersion
         var checksum: String
-        var entities: [EntitySnapshot]
-        var subtypes: [SubtypeSnapshot]?
+        var base: SchemaVersion?
+        var entities: [SchemaSnapshot.EntitySnapshot]
+        var removedEntities: [String]?
+        var removedTables: [String]?
+        var subtypes: [SchemaSnapshot.SubtypeSnapshot]?
+        var removedSubtypes: [String]?
         var released: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case format, version, checksum, base, entities, subtypes, released
+            case removedEntities = "removed_entities"
+            case removedTables = "removed_tables"
+            case removedSubtypes = "removed_subtypes"
+        }
     }
 }
 
@@ -213,7 +324,8 @@ struct SnapshotIndex: Sendable {
 
 /// Reads the snapshot folder.
 enum SnapshotStore {
-    /// Every snapshot in `folder`, by version. Unreadable or malformed files are errors.
+    /// Every snapshot in `folder`, by version, whole (each file applied to the snapshot of the version it
+    /// continues). Unreadable or malformed files are errors, and so is a file whose base is missing.
     static func load(from folder: String, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (
         snapshot: SchemaSnapshot, file: String
     )] {
@@ -221,26 +333,24 @@ enum SnapshotStore {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return result }
         let files = names.sorted().filter { $0.hasSuffix(".json") }
         // Decoding (and checksumming, below) each snapshot is independent: a long history has one per
-        // version, and this is a large part of its first run, so every core takes a share.
-        enum Loaded { case unreadable, malformed(String), decoded(SchemaSnapshot, checksumMatches: Bool) }
+        // version, and this is a large part of its run, so every core takes a share.
+        enum Loaded { case unreadable, malformed(String), decoded(SnapshotFile) }
         let loaded = Parallel.map(count: files.count) { index -> Loaded in
             guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(files[index])) else {
                 return .unreadable
             }
             do {
-                let snapshot = try SchemaSnapshot.decoded(from: data)
-                return .decoded(
-                    snapshot,
-                    checksumMatches: snapshot.format == SchemaSnapshot.currentFormat && snapshot.schema.checksum == snapshot.checksum)
+                return .decoded(try SnapshotFile.decoded(from: data))
             } catch {
                 return .malformed("\(error)")
             }
         }
+        var decoded: [(file: SnapshotFile, path: String)] = []
+        var paths: [SchemaVersion: String] = [:]
         for (name, outcome) in zip(files, loaded) {
             let path = (folder as NSString).appendingPathComponent(name)
             let shown = displayPath(path)
-            let snapshot: SchemaSnapshot
-            let checksumMatches: Bool
+            let file: SnapshotFile
             switch outcome {
             case .unreadable:
                 diagnostics.error("cannot read this schema snapshot", at: SourceLocation(file: shown))
@@ -248,30 +358,73 @@ enum SnapshotStore {
             case .malformed(let error):
                 diagnostics.error("malformed schema snapshot: \(error); restore it from version control", at: SourceLocation(file: shown))
                 continue
-            case .decoded(let decoded, let matches):
-                snapshot = decoded
-                checksumMatches = matches
+            case .decoded(let read):
+                file = read
             }
-            guard snapshot.format == SchemaSnapshot.currentFormat else {
+            guard SnapshotFile.readableFormats.contains(file.format) else {
                 diagnostics.error(
-                    "schema snapshot format \(snapshot.format) is not supported by this lucidgen", at: SourceLocation(file: shown))
+                    "schema snapshot format \(file.format) is not supported by this lucidgen", at: SourceLocation(file: shown))
                 continue
             }
-            if name != SchemaSnapshot.fileName(for: snapshot.version) {
+            if name != SchemaSnapshot.fileName(for: file.version) {
                 diagnostics.error(
-                    "this snapshot is of version \(snapshot.version); its file must be named '\(SchemaSnapshot.fileName(for: snapshot.version))'",
+                    "this snapshot is of version \(file.version); its file must be named '\(SchemaSnapshot.fileName(for: file.version))'",
                     at: SourceLocation(file: shown))
                 continue
             }
-            if !checksumMatches {
+            if let existing = paths[file.version] {
+                diagnostics.error(
+                    "two snapshots of version \(file.version) (also '\(displayPath(existing))')", at: SourceLocation(file: shown))
+                continue
+            }
+            paths[file.version] = path
+            decoded.append((file, path))
+        }
+        // Whole snapshots, oldest first: a file's base is older, so it is whole by then. A file whose base
+        // is missing is an error; one whose base is not valid says nothing more (the base's error says it).
+        decoded.sort { $0.file.version < $1.file.version }
+        var whole: [SchemaVersion: SchemaSnapshot] = [:]
+        var broken = Set<SchemaVersion>()
+        var applied: [(snapshot: SchemaSnapshot, path: String, base: SchemaVersion?)] = []
+        // The versions of every file there, read or not (a malformed base is reported as such, not as missing).
+        let present = Set(files.compactMap { try? SchemaVersion(parsing: String($0.dropLast(".json".count))) })
+        for (file, path) in decoded {
+            var base: SchemaSnapshot?
+            if let version = file.base {
+                if version >= file.version {
+                    diagnostics.error(
+                        "this snapshot continues \(version)'s, which is not an earlier version; restore it from version control",
+                        at: SourceLocation(file: displayPath(path)))
+                    broken.insert(file.version)
+                    continue
+                }
+                guard let found = whole[version] else {
+                    if !present.contains(version) {
+                        diagnostics.error(
+                            "this snapshot holds what changed since version \(version), whose snapshot \(SchemaSnapshot.fileName(for: version)) is missing; restore it from version control",
+                            at: SourceLocation(file: displayPath(path)))
+                    }
+                    broken.insert(file.version)
+                    continue
+                }
+                base = found
+            }
+            let snapshot = file.snapshot(continuing: base)
+            whole[file.version] = snapshot
+            applied.append((snapshot, path, file.base))
+        }
+        let checksumMatches = Parallel.map(count: applied.count) { applied[$0].snapshot.schema.checksum == applied[$0].snapshot.checksum }
+        // A version whose snapshot, or whose base's, does not match its checksum: an edit, reported at the first file.
+        for ((snapshot, path, base), matches) in zip(applied, checksumMatches) {
+            if let base, broken.contains(base) {
+                broken.insert(snapshot.version)
+                continue
+            }
+            if !matches {
                 diagnostics.error(
                     "schema snapshot \(snapshot.version) was edited by hand: its tables no longer match its checksum; restore it from version control",
-                    at: SourceLocation(file: shown))
-                continue
-            }
-            if let existing = result[snapshot.version] {
-                diagnostics.error(
-                    "two snapshots of version \(snapshot.version) (also '\(displayPath(existing.file))')", at: SourceLocation(file: shown))
+                    at: SourceLocation(file: displayPath(path)))
+                broken.insert(snapshot.version)
                 continue
             }
             result[snapshot.version] = (snapshot, path)

@@ -115,7 +115,7 @@ extension ShapeBuilder {
         checkLinkTableNames(tables, entities: entities, at: version, &diagnostics)
         let schema = Schema(version: version, tables: tables)
         let snapshot = SchemaSnapshot(
-            format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache),
+            version: version, checksum: schema.checksum(cache: &ddlCache),
             entities: draft.entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
     }
