@@ -75,7 +75,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        .target(name: "LucidSchema"),
+        .target(name: "LucidSchema", dependencies: ["LucidSHA256"]),
+        // SHA-256's rounds, in C: fast in a debug build too (schema checksums hash every version's DDL).
+        .target(name: "LucidSHA256"),
         // One C function: sqlite3_db_config is variadic, which Swift cannot call.
         .target(name: "LucidSQLiteShims", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(

@@ -93,6 +93,11 @@ public struct Schema: Sendable, Hashable, Codable {
         return deferred
     }
 
+    /// The name of the table at `position` of ``tables`` (``tableNames`` makes them all).
+    func tableName(at position: Int) -> String {
+        storage.entries[position].name
+    }
+
     /// The table at `position` of ``tables`` (``tableNames``), built alone if it is deferred.
     func table(at position: Int) -> SchemaTable {
         storage.entries[position].table

@@ -177,11 +177,14 @@ import Testing
         guard FileManager.default.fileExists(atPath: built.appendingPathComponent("Modules/\(module).swiftmodule").path) else {
             throw CheckError("\(built.path)/Modules/\(module).swiftmodule is missing: build the libraries first")
         }
+        // The C targets' module maps (a baseline older than a C target has none of it).
+        let moduleMaps = ["LucidSQLiteShims", "LucidSHA256"].map { built.appendingPathComponent("\($0).build/module.modulemap").path }
+            .filter { FileManager.default.fileExists(atPath: $0) }
         let result = try run(
             digester,
             [
                 "-dump-sdk", "-module", module, "-o", output.path, "-I", built.appendingPathComponent("Modules").path,
-                "-Xcc", "-fmodule-map-file=\(built.appendingPathComponent("LucidSQLiteShims.build/module.modulemap").path)",
+            ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [
                 "-Xcc", "-fmodule-map-file=\(checkouts.appendingPathComponent("GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
                 "-target", try triple, "-module-cache-path", work.appendingPathComponent("module-cache").path, "-avoid-location",
             ])

@@ -43,6 +43,7 @@ import Testing
             [
                 "-module-name", module, "-I", productsDirectory.appendingPathComponent("Modules").path,
                 "-Xcc", "-fmodule-map-file=\(productsDirectory.appendingPathComponent("LucidSQLiteShims.build/module.modulemap").path)",
+                "-Xcc", "-fmodule-map-file=\(productsDirectory.appendingPathComponent("LucidSHA256.build/module.modulemap").path)",
                 "-Xcc",
                 "-fmodule-map-file=\(repositoryRoot.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
                 "-target", triple, "-minimum-access-level", "public", "-output-dir", graphs.path,

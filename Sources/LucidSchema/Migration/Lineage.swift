@@ -92,7 +92,7 @@ package struct Lineage: Sendable {
     private func origin(_ place: Place, at index: Int) -> Origin {
         let schema = versions[index]
         switch place {
-        case .table(let table): return .table(schema.tableNames[table])
+        case .table(let table): return .table(schema.tableName(at: table))
         case .column(let table, let column):
             let table = schema.table(at: table)
             return .column(table: table.name, name: table.columns[column].name)
@@ -135,6 +135,8 @@ private final class BackLinks: @unchecked Sendable {
     @exclusivity(unchecked) private var identicalBack: [[Int??]?]
     /// Per version and table: where its run of unchanged versions starts (see ``runStart(table:at:)``).
     @exclusivity(unchecked) private var runStarts: [[(version: Int, table: Int)?]?]
+    /// Each column's walk back (``columnChanges(from:at:to:)``) by the version and place it starts from.
+    @exclusivity(unchecked) private var columnChains: [ChainKey: ColumnChain] = [:]
     /// Per distinct deferred table (the versions' schemas keep each alive): whether a column states a change.
     @exclusivity(unchecked) private var tableStatesChange: [ObjectIdentifier: Bool] = [:]
 
@@ -253,32 +255,105 @@ private final class BackLinks: @unchecked Sendable {
         return (current, version)
     }
 
-    /// The column at `earlier`, then at each later version up to `later` where its table states a change,
-    /// oldest first, each as the version and the column's (table, column) positions at `source` (a version
-    /// of the same run, where the table and the column are as they are at `version`); nil unless it is a
-    /// column at every version. The versions left out hold the previous version's column as it is.
+    /// The column at `earlier`, then at each later version up to `later` where it differs from the version
+    /// before (or states a change: enum cases, a struct's members; with deferred tables, where its table
+    /// changes), oldest first, each as the version and the
+    /// column's (table, column) positions at `source` (a version of the same run, where the table and the
+    /// column are as they are at `version`); nil unless it is a column at every version. The versions left
+    /// out hold the previous version's column as it is.
     ///
-    /// Walks the table's runs of unchanged versions (``runStart(table:at:)``), not its versions: a jump over
-    /// 150 versions reads a handful, and the full graph's every pair of versions is not cubic.
+    /// Walks the table's runs of unchanged versions (``runStart(table:at:)``), not its versions, and keeps
+    /// the walk from each start (``ColumnChain``): the routes ask each column of a table at the newest version
+    /// about every earlier run of its table, so a walk made again for each cost time quadratic in the
+    /// history, as listing every run its table went through did.
     func columnChanges(from start: (table: Int, column: Int), at later: Int, to earlier: Int) -> [(
         version: Int, source: Int, table: Int, column: Int
     )]? {
         lock.lock()
         defer { lock.unlock() }
-        var places: [(version: Int, source: Int, table: Int, column: Int)] = []
-        var place = start
-        var version = later
-        while version > earlier {
-            let run = runStart(table: place.table, at: version)
-            if run.version <= earlier { break }
-            places.append((run.version, version, place.table, place.column))
+        guard later > earlier else { return [(earlier, later, start.table, start.column)] }
+        let key = ChainKey(version: later, table: start.table, column: start.column)
+        var chain = columnChains.removeValue(forKey: key) ?? ColumnChain(next: (start.table, start.column, later))
+        defer { columnChains[key] = chain }
+        // The first of its runs that `earlier` is in (the runs go back in time), made as far as needed.
+        let first: (source: Int, table: Int, column: Int)
+        // How many of the steps are after `earlier`'s run.
+        var after = 0
+        while true {
+            if let last = chain.steps.last, last.run <= earlier {
+                var low = 0
+                var high = chain.steps.count - 1
+                while low < high {
+                    let middle = (low + high) / 2
+                    if chain.steps[middle].run <= earlier { high = middle } else { low = middle + 1 }
+                }
+                first = (chain.steps[low].source, chain.steps[low].table, chain.steps[low].column)
+                after = low
+                break
+            }
+            guard let next = chain.next else { return nil }
+            if next.version <= earlier {
+                first = (next.version, next.table, next.column)
+                after = chain.steps.count
+                break
+            }
+            let run = runStart(table: next.table, at: next.version)
+            let step = ColumnChain.Step(run: run.version, runTable: run.table, source: next.version, table: next.table, column: next.column)
+            chain.steps.append(step)
+            chain.next = nil
             // The change that starts the run: where the column was the version before.
-            guard case .column(let table, let column)? = columnStepBack(table: run.table, at: run.version)[place.column] else { return nil }
-            place = (table, column)
-            version = run.version - 1
+            guard run.version > 0, case .column(let table, let column)? = columnStepBack(table: run.table, at: run.version)[step.column]
+            else { continue }
+            chain.next = (table, column, run.version - 1)
+            if states(step, differentFrom: (run.version - 1, table, column)) { chain.changed.append(chain.steps.count - 1) }
         }
-        places.append((earlier, version, place.table, place.column))
-        return places.reversed()
+        var places = [(earlier, first.source, first.table, first.column)]
+        // The runs after it where the column changed, oldest first.
+        for index in chain.changed.reversed() where index < after {
+            let step = chain.steps[index]
+            places.append((step.run, step.source, step.table, step.column))
+        }
+        return places
+    }
+
+    /// Whether `newer` (a run of a column's walk back) holds the column otherwise than `older`, the run
+    /// before it: another table name or column, or one stating a change (then each run counts).
+    private func states(_ newer: ColumnChain.Step, differentFrom older: (source: Int, table: Int, column: Int)) -> Bool {
+        // A generated registry's deferred tables are built only where a step reads them: every run counts.
+        guard versions[newer.source].deferredTable(at: newer.table) == nil, versions[older.source].deferredTable(at: older.table) == nil
+        else { return true }
+        let newTable = versions[newer.source].table(at: newer.table)
+        let oldTable = versions[older.source].table(at: older.table)
+        let column = newTable.columns[newer.column]
+        return newTable.name != oldTable.name || column != oldTable.columns[older.column] || column.caseChanges != nil
+            || column.jsonStructChange != nil
+    }
+
+    /// A column's walk back from one version, run by run, made as far as a question needed and kept.
+    private struct ColumnChain {
+        struct Step {
+            /// The run's first version, and the table's position there.
+            var run: Int
+            var runTable: Int
+            /// The version the place is read at (the run's last one the walk reached), and the place.
+            var source: Int
+            var table: Int
+            var column: Int
+        }
+
+        /// Newest first.
+        var steps: [Step] = []
+        /// The positions `i` (ascending) whose step holds the column otherwise than step `i + 1`.
+        var changed: [Int] = []
+        /// Where the column was the version before the last step's run (or `later` itself, before the first
+        /// step), not yet walked; nil when it was no column there (or the run starts at the first version).
+        var next: (table: Int, column: Int, version: Int)?
+    }
+
+    private struct ChainKey: Hashable {
+        var version: Int
+        var table: Int
+        var column: Int
     }
 
     // MARK: Under the lock
