@@ -163,12 +163,20 @@ package struct StepInference: Sendable {
                 earlyIndexDrops.append(.dropIndex(index.name))
             }
         }
-        changes.indexOperations.removeAll { earlyIndexDrops.contains($0) }
-        changes.alterations.removeAll { earlyIndexDrops.contains($0) }
-        return .success(
-            searchDrops + drops.early + Self.ordered(tables.renames) + earlyIndexDrops + tables.creates + tables.fills + changes.alterations
-                + drops.late
-                + changes.indexOperations + changes.searchCreates)
+        if !earlyIndexDrops.isEmpty {
+            changes.indexOperations.removeAll { earlyIndexDrops.contains($0) }
+            changes.alterations.removeAll { earlyIndexDrops.contains($0) }
+        }
+        // One array, appended to: a jump over a long history has thousands of operations, and a chain of
+        // `+` copied them once per part.
+        let parts = [
+            searchDrops, drops.early, Self.ordered(tables.renames), earlyIndexDrops, tables.creates, tables.fills, changes.alterations,
+            drops.late, changes.indexOperations, changes.searchCreates,
+        ]
+        var operations: [MigrationOperation] = []
+        operations.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts { operations.append(contentsOf: part) }
+        return .success(operations)
     }
 
     /// Which old table each new table of a step continues (renamed or not), and the tables it creates
