@@ -28,6 +28,43 @@ import Testing
         return result
     }
 
+    /// A column's changes list the versions where it differs, not every change of its table, and a walk kept
+    /// from one question answers the next (asked in any order) as a walk made for it would.
+    @Test func aColumnsChangesAreTheVersionsWhereItDiffers() throws {
+        // t gains a column at every version; its column `a` becomes INTEGER at 4.0 and is renamed `b` at 6.0.
+        var versions: [Schema] = []
+        for version in 0..<8 {
+            var columns = [SchemaColumn(name: "id", type: .integer, notNull: true)]
+            columns.append(
+                SchemaColumn(
+                    name: version >= 5 ? "b" : "a", type: version >= 3 ? .integer : .text, notNull: false,
+                    renamedFrom: version == 5 ? "a" : nil))
+            columns += (0..<version).map { SchemaColumn(name: "c\($0)", type: .text, notNull: false) }
+            versions.append(
+                Schema(
+                    version: try SchemaVersion(parsing: "\(version + 1).0"),
+                    tables: [SchemaTable(name: "t", columns: columns, primaryKey: ["id"])]))
+        }
+        func changes(_ lineage: Lineage, from earlier: Int) -> [String]? {
+            lineage.columnChanges(ofColumn: "b", table: "t", at: 7, in: earlier)?.map {
+                "\(versions[$0.version].version) \($0.column.name) \($0.column.type.rawValue)"
+            }
+        }
+        let walked = Lineage(versions: versions)
+        // The column at `earlier`, then at 4.0 (a type change), 6.0 (the rename), 7.0 (no longer "renamed from").
+        #expect(changes(walked, from: 0) == ["1.0 a TEXT", "4.0 a INTEGER", "6.0 b INTEGER", "7.0 b INTEGER"])
+        #expect(changes(walked, from: 3) == ["4.0 a INTEGER", "6.0 b INTEGER", "7.0 b INTEGER"])
+        #expect(changes(walked, from: 4) == ["5.0 a INTEGER", "6.0 b INTEGER", "7.0 b INTEGER"])
+        #expect(changes(walked, from: 6) == ["7.0 b INTEGER"])
+        // Fresh walks, the other way round: the same answers.
+        for earlier in [6, 4, 3, 0] {
+            #expect(changes(Lineage(versions: versions), from: earlier) == changes(walked, from: earlier), "from \(earlier)")
+        }
+        // A column that did not exist at `earlier` has no changes from there.
+        #expect(Lineage(versions: versions).columnChanges(ofColumn: "c3", table: "t", at: 7, in: 2) == nil)
+        #expect(walked.columnChanges(ofColumn: "c3", table: "t", at: 7, in: 4)?.map(\.version) == [4])
+    }
+
     @Test func oneVersionBehindInfersOneStep() throws {
         let versions = Self.history(versions: 150, tables: 60)
         let planner = try MigrationPlanner(versions: versions)
