@@ -149,6 +149,49 @@ import Testing
             errors == ["schema snapshot 1.0 was edited by hand: its tables no longer match its checksum; restore it from version control"])
     }
 
+    /// Released versions that match are compared pair by pair with the version before (``MatchedRelease``): an
+    /// edit that changes only a later version, or only a later snapshot's entry, is still found there.
+    @Test func aChangeToOneLaterReleasedVersionIsFoundAfterMatchingOnes() throws {
+        func track(p3AddedAt: String) -> String {
+            """
+            { "name": "track", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }, { "version": "4.0" }, { "version": "5.0" }],
+              "properties": [{ "name": "title", "property_type": "string" },
+                             { "name": "p2", "property_type": "int", "nullable": true, "added_at_version": "2.0" },
+                             { "name": "p3", "property_type": "int", "nullable": true, "added_at_version": "\(p3AddedAt)" },
+                             { "name": "p4", "property_type": "int", "nullable": true, "added_at_version": "4.0" },
+                             { "name": "p5", "property_type": "int", "nullable": true, "added_at_version": "5.0" }] }
+            """
+        }
+        let project = try TestProject(
+            files: [".entities/track.json": track(p3AddedAt: "3.0"), ".entities/album.json": Self.files[".entities/album.json"]!],
+            config: Self.config(current: "5.0"))
+        defer { project.remove() }
+        _ = try project.generate()
+        #expect(try project.generate(check: true).report.isUpToDate)
+        try project.write(".entities/track.json", track(p3AddedAt: "4.0"))
+        let errors = try project.errors().map(\.message)
+        #expect(
+            errors.contains { $0.hasPrefix("released version 3.0 was changed") && $0.contains("property 'p3' is missing") }, "\(errors)")
+        #expect(!errors.contains { $0.hasPrefix("released version 1.0") || $0.hasPrefix("released version 2.0") }, "\(errors)")
+
+        // An entry of a later file edited (album's, which did not change at 4.0): found at 4.0 alone.
+        try project.write(".entities/track.json", track(p3AddedAt: "3.0"))
+        var file = try self.file(project, "4.0")
+        var album = try #require(try self.file(project, "1.0").entities.first { $0.name == "album" })
+        album.identifier = "string"
+        file.entities = (file.entities + [album]).sorted { $0.name < $1.name }
+        try project.write(".entities/.schema/4.0.json", file.encoded())
+        let edited = try project.errors().map(\.message)
+        #expect(edited.count == 1, "\(edited)")
+        #expect(
+            edited.first.map {
+                $0.hasPrefix("released version 4.0 was changed") && $0.hasSuffix("entity 'album': identifier 'string' became 'int'")
+            }
+                == true, "\(edited)")
+        #expect(!edited.contains { $0.hasPrefix("released version 3.0") || $0.hasPrefix("released version 2.0") }, "\(edited)")
+    }
+
     @Test func releaseMarksAFileOfChangesAndKeepsItOne() throws {
         let project = try TestProject(files: Self.files, config: Self.config(current: "3.0"))
         defer { project.remove() }

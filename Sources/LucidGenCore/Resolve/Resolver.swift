@@ -253,6 +253,7 @@ package enum Resolver {
         // The previous version's snapshot as its file will read once this run is written: a file written
         // now holds what changed since it.
         var previousFile: SchemaSnapshot?
+        var matched = ReleaseMatches()
         for version in versioned.versions {
             var (schema, snapshot) = context.schema(
                 at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
@@ -267,14 +268,20 @@ package enum Resolver {
                 snapshot.released = existing.snapshot.released
                 let releasedCurrent = version == versioned.currentVersion && existing.snapshot.released == true
                 if version < versioned.currentVersion || releasedCurrent {
-                    let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(
-                        from: snapshot)
-                    let derived = SnapshotStore.comparable(snapshot, with: released)
-                    if released != derived {
-                        reportChanges(
-                            of: version, frozen: released, derived: derived, file: existing.file, releasedCurrent: releasedCurrent,
-                            versioned, subtypes: subtypes,
-                            &diagnostics)
+                    // The entries that matched at a version before are not compared again (``ReleaseMatches``).
+                    if !matched.matches(
+                        frozen: existing.snapshot, derived: snapshot,
+                        aligning: { context.aligningRelationshipTargets(of: $0, with: snapshot) })
+                    {
+                        let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot)
+                            .completingColumnAnnotations(from: snapshot)
+                        let derived = SnapshotStore.comparable(snapshot, with: released)
+                        if released != derived {
+                            reportChanges(
+                                of: version, frozen: released, derived: derived, file: existing.file, releasedCurrent: releasedCurrent,
+                                versioned, subtypes: subtypes,
+                                &diagnostics)
+                        }
                     }
                 } else if existing.snapshot != snapshot {
                     snapshots.append(snapshot)

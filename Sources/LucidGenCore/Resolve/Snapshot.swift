@@ -283,6 +283,56 @@ package struct SnapshotFile: Sendable, Codable, Equatable {
     }
 }
 
+/// The entries of released versions found to match their snapshots: each entity and table as a snapshot
+/// froze it and as the descriptions derived it, by name.
+///
+/// Whether a released version matches its snapshot is decided entry by entry: a frozen entity aligned
+/// with the derived entity of its name (``ShapeBuilder/aligningRelationshipTargets(of:with:)``), a frozen
+/// table completed from the derived table of its name (``SchemaSnapshot/completingColumnAnnotations(from:)``),
+/// each equal to the derived entry at its place; and the subtypes, which depend on the version's whole list.
+/// So an entry that pairs exactly as one that matched at an earlier version matches again, and only the
+/// others are aligned, completed and compared. With every older version released (`generate --force`,
+/// `fixtures`), aligning, completing and comparing every entry of every version was a large part of a long
+/// history's run; snapshot files of format 2 share their unchanged entries with the version before, and
+/// the schemas their quiet tables, and equal arrays that share storage compare at once.
+struct ReleaseMatches {
+    private var entities: [String: (frozen: SchemaSnapshot.EntitySnapshot, derived: SchemaSnapshot.EntitySnapshot)] = [:]
+    private var tables: [String: (frozen: SchemaTable, derived: SchemaTable)] = [:]
+
+    /// Whether `frozen` (a released version's snapshot) matches `derived`, as
+    /// `aligning(frozen).completingColumnAnnotations(from: derived) == SnapshotStore.comparable(derived, with: that)`
+    /// says, with `aligning` aligning relationship targets with `derived`. The entries of a version that
+    /// matches are remembered; false says nothing is known (compare the whole to say what differs).
+    mutating func matches(frozen: SchemaSnapshot, derived: SchemaSnapshot, aligning: (SchemaSnapshot) -> SchemaSnapshot) -> Bool {
+        guard frozen.version == derived.version, frozen.checksum == derived.checksum, frozen.released == derived.released,
+            frozen.entities.count == derived.entities.count, frozen.tables.count == derived.tables.count
+        else { return false }
+        let newEntities = frozen.entities.indices.filter { index in
+            let (old, new) = (frozen.entities[index], derived.entities[index])
+            guard old.name == new.name, let pair = entities[old.name] else { return true }
+            return pair.frozen != old || pair.derived != new
+        }
+        let newTables = frozen.tables.indices.filter { index in
+            let (old, new) = (frozen.tables[index], derived.tables[index])
+            guard old.name == new.name, let pair = tables[old.name] else { return true }
+            return pair.frozen != old || pair.derived != new
+        }
+        // Only those entries, aligned and completed as the whole would be (each entry alone), with the subtypes.
+        var part = frozen
+        part.entities = newEntities.map { frozen.entities[$0] }
+        part.tables = newTables.map { frozen.tables[$0] }
+        let aligned = aligning(part).entities
+        let completed = part.completingColumnAnnotations(from: derived)
+        guard zip(newEntities, aligned).allSatisfy({ derived.entities[$0] == $1 }),
+            zip(newTables, completed.tables).allSatisfy({ derived.tables[$0] == $1 }),
+            completed.subtypes == SnapshotStore.comparable(derived, with: completed).subtypes
+        else { return false }
+        for index in newEntities { entities[frozen.entities[index].name] = (frozen.entities[index], derived.entities[index]) }
+        for index in newTables { tables[frozen.tables[index].name] = (frozen.tables[index], derived.tables[index]) }
+        return true
+    }
+}
+
 /// A frozen snapshot's entities and their properties, found by name in constant time.
 ///
 /// The resolver compares every property with every released snapshot; a linear search of the snapshot's
@@ -449,6 +499,9 @@ enum SnapshotStore {
     /// checks none.
     static func comparable(_ derived: SchemaSnapshot, with frozen: SchemaSnapshot) -> SchemaSnapshot {
         guard let recorded = frozen.subtypes, let now = derived.subtypes else { return derived }
+        let recordedNames = Set(recorded.map(\.name))
+        // Every subtype recorded: what the properties use keeps nothing more (a long history asks at every version).
+        if now.allSatisfy({ recordedNames.contains($0.name) }) { return derived }
         let byName = Dictionary(now.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // The names the version's properties use, and (through struct members) what those use in turn.
         func names(in type: String) -> [String] {
@@ -459,7 +512,6 @@ enum SnapshotStore {
             guard used.insert(name).inserted, let members = byName[name]?.members else { continue }
             pending += members.flatMap { names(in: $0.type) }
         }
-        let recordedNames = Set(recorded.map(\.name))
         var result = derived
         result.subtypes = now.filter { recordedNames.contains($0.name) || used.contains($0.name) }
         return result
