@@ -254,6 +254,11 @@ package enum Resolver {
         // now holds what changed since it.
         var previousFile: SchemaSnapshot?
         var matched = ReleaseMatches()
+        func write(_ snapshot: SchemaSnapshot) {
+            snapshots.append(snapshot)
+            snapshotBases.append(previousFile)
+            previousFile = snapshot
+        }
         for version in versioned.versions {
             var (schema, snapshot) = context.schema(
                 at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
@@ -283,22 +288,19 @@ package enum Resolver {
                                 &diagnostics)
                         }
                     }
+                    previousFile = existing.snapshot
                 } else if existing.snapshot != snapshot {
-                    snapshots.append(snapshot)
-                    snapshotBases.append(previousFile)
-                    previousFile = snapshot
-                    continue
+                    write(snapshot)
+                } else {
+                    previousFile = existing.snapshot
                 }
-                previousFile = existing.snapshot
             } else {
                 if version < versioned.currentVersion {
                     diagnostics.note(
                         "froze released version \(version) from the descriptions' annotations into \(displayPath(versioned.config.schemaPath))/\(SchemaSnapshot.fileName(for: version))"
                     )
                 }
-                snapshots.append(snapshot)
-                snapshotBases.append(previousFile)
-                previousFile = snapshot
+                write(snapshot)
             }
         }
         checkIndexNames(schemas, versioned.entities, &diagnostics)

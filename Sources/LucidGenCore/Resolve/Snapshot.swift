@@ -170,25 +170,6 @@ package struct SnapshotFile: Sendable, Codable, Equatable {
         case removedSubtypes = "removed_subtypes"
     }
 
-    /// The file that writes `snapshot`: what changed since `base` (the snapshot of the version before, as its
-    /// file reads), or the whole snapshot when there is none.
-    package init(_ snapshot: SchemaSnapshot, continuing base: SchemaSnapshot?) {
-        format = Self.currentFormat
-        version = snapshot.version
-        checksum = snapshot.checksum
-        released = snapshot.released
-        guard let base else {
-            entities = snapshot.entities
-            tables = snapshot.tables
-            subtypes = snapshot.subtypes
-            return
-        }
-        self.base = base.version
-        (entities, removedEntities) = Self.changes(from: base.entities, to: snapshot.entities, name: \.name)
-        (tables, removedTables) = Self.changes(from: base.tables, to: snapshot.tables, name: \.name)
-        (subtypes, removedSubtypes) = Self.changes(from: base.subtypes ?? [], to: snapshot.subtypes ?? [], name: \.name)
-    }
-
     /// The whole snapshot: this file's items over those of `base` (the snapshot of ``base``; ignored for a
     /// whole file). Items are sorted by name, as the generator writes them.
     package func snapshot(continuing base: SchemaSnapshot?) -> SchemaSnapshot {
@@ -243,24 +224,6 @@ package struct SnapshotFile: Sendable, Codable, Equatable {
             removedSubtypes: head.removedSubtypes, released: head.released)
     }
 
-    private init(
-        format: Int, version: SchemaVersion, checksum: String, base: SchemaVersion?, entities: [SchemaSnapshot.EntitySnapshot],
-        removedEntities: [String]?, tables: [SchemaTable], removedTables: [String]?, subtypes: [SchemaSnapshot.SubtypeSnapshot]?,
-        removedSubtypes: [String]?, released: Bool?
-    ) {
-        self.format = format
-        self.version = version
-        self.checksum = checksum
-        self.base = base
-        self.entities = entities
-        self.removedEntities = removedEntities
-        self.tables = tables
-        self.removedTables = removedTables
-        self.subtypes = subtypes
-        self.removedSubtypes = removedSubtypes
-        self.released = released
-    }
-
     /// Every field of a snapshot file but its tables, under the same keys.
     private struct Head: Decodable {
         var format: Int
@@ -280,6 +243,27 @@ package struct SnapshotFile: Sendable, Codable, Equatable {
             case removedTables = "removed_tables"
             case removedSubtypes = "removed_subtypes"
         }
+    }
+}
+
+extension SnapshotFile {
+    /// The file that writes `snapshot`: what changed since `base` (the snapshot of the version before, as its
+    /// file reads), or the whole snapshot when there is none.
+    package init(_ snapshot: SchemaSnapshot, continuing base: SchemaSnapshot?) {
+        format = Self.currentFormat
+        version = snapshot.version
+        checksum = snapshot.checksum
+        released = snapshot.released
+        guard let base else {
+            entities = snapshot.entities
+            tables = snapshot.tables
+            subtypes = snapshot.subtypes
+            return
+        }
+        self.base = base.version
+        (entities, removedEntities) = Self.changes(from: base.entities, to: snapshot.entities, name: \.name)
+        (tables, removedTables) = Self.changes(from: base.tables, to: snapshot.tables, name: \.name)
+        (subtypes, removedSubtypes) = Self.changes(from: base.subtypes ?? [], to: snapshot.subtypes ?? [], name: \.name)
     }
 }
 

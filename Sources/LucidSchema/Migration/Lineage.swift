@@ -298,7 +298,7 @@ private final class BackLinks: @unchecked Sendable {
                 break
             }
             let run = runStart(table: next.table, at: next.version)
-            let step = ColumnChain.Step(run: run.version, runTable: run.table, source: next.version, table: next.table, column: next.column)
+            let step = ColumnChain.Step(run: run.version, source: next.version, table: next.table, column: next.column)
             chain.steps.append(step)
             chain.next = nil
             // The change that starts the run: where the column was the version before.
@@ -332,9 +332,8 @@ private final class BackLinks: @unchecked Sendable {
     /// A column's walk back from one version, run by run, made as far as a question needed and kept.
     private struct ColumnChain {
         struct Step {
-            /// The run's first version, and the table's position there.
+            /// The run's first version.
             var run: Int
-            var runTable: Int
             /// The version the place is read at (the run's last one the walk reached), and the place.
             var source: Int
             var table: Int
