@@ -30,7 +30,7 @@ with open(os.path.join(folder, ".lucid.yaml"), "w") as f:
             "  app_tests:\n    module_name: LongHistoryTests\n    output_path: Tests/LongHistoryTests/Generated\n"
             "    expectations_provider: LongHistoryExpectations\n")
 with open(os.path.join(folder, "Tests/LongHistoryTests/LongHistoryExpectations.swift"), "w") as f:
-    f.write("import LucidTesting\n@testable import LongHistory\n\n"
+    f.write("import LucidRuntime\nimport LucidTesting\n@testable import LongHistory\n\n"
             "struct LongHistoryExpectations {\n    func storeOptions() -> StoreOptions { StoreOptions() }\n}\n")
 
 props = {e: [
@@ -77,7 +77,7 @@ let package = Package(
     targets: [
         .target(name: "LongHistory", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
         .executableTarget(name: "launch", dependencies: ["LongHistory", .product(name: "LucidRuntime", package: "lucidgen"), .product(name: "LucidTesting", package: "lucidgen")]),
-        .testTarget(name: "LongHistoryTests", dependencies: ["LongHistory", .product(name: "LucidTesting", package: "lucidgen")],
+        .testTarget(name: "LongHistoryTests", dependencies: ["LongHistory", .product(name: "LucidRuntime", package: "lucidgen"), .product(name: "LucidTesting", package: "lucidgen")],
                     exclude: ["Generated/Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
