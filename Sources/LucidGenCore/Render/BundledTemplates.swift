@@ -829,14 +829,20 @@ struct {{suiteName}} {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum {{seedsName}} {
-    static let seeders: [LucidTesting.VersionedSeeder] = [
+    static let seeders: [LucidTesting.VersionedSeeder] = makeSeeders()
+
+    /// One statement per seeder: one array literal of a long history's thousands took the type checker 15 GB.
+    private static func makeSeeders() -> [LucidTesting.VersionedSeeder] {
+        var seeders: [LucidTesting.VersionedSeeder] = []
 {{#seeders}}
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("{{from}}"),
-            through: LucidRuntime.SchemaVersion("{{through}}"),
-            {{function}}),
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("{{from}}"),
+                through: LucidRuntime.SchemaVersion("{{through}}"),
+                {{function}}))
 {{/seeders}}
-    ]
+        return seeders
+    }
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
         try LucidTesting.VersionedSeeder.seed(

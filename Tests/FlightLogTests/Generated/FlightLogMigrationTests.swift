@@ -154,48 +154,63 @@ struct FlightLogMigrationTests {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum FlightLogMigrationSeeds {
-    static let seeders: [LucidTesting.VersionedSeeder] = [
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("1.0"),
-            seedAircraft_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("1.0"),
-            seedFlight_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("4.0"),
-            seedPilot_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.1"),
-            through: LucidRuntime.SchemaVersion("2.1"),
-            seedAircraft_1_1),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.1"),
-            through: LucidRuntime.SchemaVersion("1.1"),
-            seedFlight_1_1),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("3.0"),
-            seedLogEntry_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.1"),
-            through: LucidRuntime.SchemaVersion("4.0"),
-            seedFlightData_2_1),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("3.0"),
-            through: LucidRuntime.SchemaVersion("3.0"),
-            seedAircraft_3_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("4.0"),
-            through: LucidRuntime.SchemaVersion("4.0"),
-            seedAircraft_4_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("4.0"),
-            through: LucidRuntime.SchemaVersion("4.0"),
-            seedLogEntry_4_0),
-    ]
+    static let seeders: [LucidTesting.VersionedSeeder] = makeSeeders()
+
+    /// One statement per seeder: one array literal of a long history's thousands took the type checker 15 GB.
+    private static func makeSeeders() -> [LucidTesting.VersionedSeeder] {
+        var seeders: [LucidTesting.VersionedSeeder] = []
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("1.0"),
+                seedAircraft_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("1.0"),
+                seedFlight_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("4.0"),
+                seedPilot_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.1"),
+                through: LucidRuntime.SchemaVersion("2.1"),
+                seedAircraft_1_1))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.1"),
+                through: LucidRuntime.SchemaVersion("1.1"),
+                seedFlight_1_1))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("3.0"),
+                seedLogEntry_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.1"),
+                through: LucidRuntime.SchemaVersion("4.0"),
+                seedFlightData_2_1))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("3.0"),
+                through: LucidRuntime.SchemaVersion("3.0"),
+                seedAircraft_3_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("4.0"),
+                through: LucidRuntime.SchemaVersion("4.0"),
+                seedAircraft_4_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("4.0"),
+                through: LucidRuntime.SchemaVersion("4.0"),
+                seedLogEntry_4_0))
+        return seeders
+    }
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
         try LucidTesting.VersionedSeeder.seed(

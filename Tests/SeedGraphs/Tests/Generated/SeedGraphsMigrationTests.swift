@@ -199,64 +199,83 @@ struct SeedGraphsMigrationTests {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum SeedGraphsMigrationSeeds {
-    static let seeders: [LucidTesting.VersionedSeeder] = [
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedA_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedB_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("1.0"),
-            seedEmployee_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedTeam_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedCar_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedDevice_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedEmployee_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedGarage_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedMember_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedSlot_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedSportsCar_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedTier_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedTruck_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedVehicle_2_0),
-    ]
+    static let seeders: [LucidTesting.VersionedSeeder] = makeSeeders()
+
+    /// One statement per seeder: one array literal of a long history's thousands took the type checker 15 GB.
+    private static func makeSeeders() -> [LucidTesting.VersionedSeeder] {
+        var seeders: [LucidTesting.VersionedSeeder] = []
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedA_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedB_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("1.0"),
+                seedEmployee_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedTeam_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedCar_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedDevice_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedEmployee_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedGarage_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedMember_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedSlot_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedSportsCar_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedTier_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedTruck_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedVehicle_2_0))
+        return seeders
+    }
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
         try LucidTesting.VersionedSeeder.seed(

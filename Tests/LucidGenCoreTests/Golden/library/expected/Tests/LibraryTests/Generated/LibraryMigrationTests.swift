@@ -141,40 +141,53 @@ struct LibraryMigrationTests {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum LibraryMigrationSeeds {
-    static let seeders: [LucidTesting.VersionedSeeder] = [
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedWriter_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("1.0"),
-            seedBook_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.0"),
-            through: LucidRuntime.SchemaVersion("1.1"),
-            seedLoan_1_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("1.1"),
-            through: LucidRuntime.SchemaVersion("1.1"),
-            seedBook_1_1),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("2.0"),
-            seedBook_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("2.0"),
-            through: LucidRuntime.SchemaVersion("3.0"),
-            seedShelf_2_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("3.0"),
-            through: LucidRuntime.SchemaVersion("3.0"),
-            seedAuthor_3_0),
-        LucidTesting.VersionedSeeder(
-            from: LucidRuntime.SchemaVersion("3.0"),
-            through: LucidRuntime.SchemaVersion("3.0"),
-            seedBook_3_0),
-    ]
+    static let seeders: [LucidTesting.VersionedSeeder] = makeSeeders()
+
+    /// One statement per seeder: one array literal of a long history's thousands took the type checker 15 GB.
+    private static func makeSeeders() -> [LucidTesting.VersionedSeeder] {
+        var seeders: [LucidTesting.VersionedSeeder] = []
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedWriter_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("1.0"),
+                seedBook_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.0"),
+                through: LucidRuntime.SchemaVersion("1.1"),
+                seedLoan_1_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("1.1"),
+                through: LucidRuntime.SchemaVersion("1.1"),
+                seedBook_1_1))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("2.0"),
+                seedBook_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("2.0"),
+                through: LucidRuntime.SchemaVersion("3.0"),
+                seedShelf_2_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("3.0"),
+                through: LucidRuntime.SchemaVersion("3.0"),
+                seedAuthor_3_0))
+        seeders.append(
+            LucidTesting.VersionedSeeder(
+                from: LucidRuntime.SchemaVersion("3.0"),
+                through: LucidRuntime.SchemaVersion("3.0"),
+                seedBook_3_0))
+        return seeders
+    }
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
         try LucidTesting.VersionedSeeder.seed(
