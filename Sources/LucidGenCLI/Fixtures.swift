@@ -22,10 +22,6 @@ struct Fixtures: ParsableCommand {
             this command writes it only with --unreleased (the current version can still change) or once \
             `lucidgen release` marked it (to write a lost fixture of it again), and any other version's (e.g. one released before lucidgen was adopted). Commit both files: they are \
             stores as that release wrote them. An existing file is never replaced.
-
-            With --schema-version, only the versions up to it are resolved and their snapshots read: a store at a \
-            version is what the history up to it says, so an old version's fixture of a long history is quick, and \
-            an error in a later version (which `lucidgen generate` reports) does not stop it.
             """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
@@ -57,8 +53,7 @@ struct Fixtures: ParsableCommand {
     }
 
     func run() throws {
-        // An older version's fixture needs the versions up to it only (a later version's error is generate's to report).
-        let model = try storeWork { try FixtureStore.model(config: config, through: version.flatMap { try? SchemaVersion(parsing: $0) }) }
+        let model = try storeWork { try FixtureStore.model(config: config) }
         let target = try storeWork { try FixtureStore.version(version, of: model, output: output, unreleased: unreleased) }
         try Self.write(model: model, version: target, rows: rows, output: output.map(absolutePath))
     }

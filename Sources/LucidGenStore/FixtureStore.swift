@@ -24,21 +24,9 @@ package enum FixtureStore {
     }
 
     /// The resolved model of the project at `config` (its diagnostics when it does not resolve).
-    ///
-    /// `through`: a fixture's version. The model then holds the versions up to it only
-    /// (``Resolver/resolve(_:requirements:tableReuse:through:)``), which is all a store at that version is: a
-    /// fixture of the oldest version of a thousand costs what one of a short history does. When that does not
-    /// resolve, or the version is not one of its versions, the whole project is resolved, so that the errors
-    /// are the ones `lucidgen generate` reports.
-    package static func model(config: String, through version: SchemaVersion? = nil) throws -> ResolvedModel {
+    package static func model(config: String) throws -> ResolvedModel {
         do {
-            let input = try GeneratorPipeline(configPath: absolutePath(config)).load()
-            if let version, let model = try? Resolver.resolve(input, through: version),
-                model.schemas.contains(where: { $0.version == version })
-            {
-                return model
-            }
-            return try Resolver.resolve(input)
+            return try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
         } catch {
             throw StoreWorkError.input(error.diagnostics)
         }

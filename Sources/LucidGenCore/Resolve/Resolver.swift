@@ -11,22 +11,15 @@ package enum Resolver {
     /// versions, their timelines (lifetimes, hierarchy, inferred type histories), the resolved entities,
     /// one schema and snapshot per version, then the steps that need the app's code.
     /// `requirements`: the row transforms the app's build already requires (nil: read from the generated folder).
-    ///
-    /// `through`: the versions up to that one only, as if the history ended there (its later versions' snapshots
-    /// not even read, nor checked): what a store at that version is, which no later version changes (`lucidgen
-    /// fixtures` of an old version of a long history). The current version is still the project's, so the
-    /// snapshots up to `through` bind as they do in the whole model. Nil: every version.
     package static func resolve(
-        _ input: LoadedInput, requirements: GeneratedRequirements? = nil, tableReuse: TableReuse = .fromEnvironment,
-        through last: SchemaVersion? = nil
+        _ input: LoadedInput, requirements: GeneratedRequirements? = nil, tableReuse: TableReuse = .fromEnvironment
     ) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
         var times = StageTimes()
         let described = try times.measure("descriptions") { () throws(GenerationFailed) in try describedEntities(input, &diagnostics) }
         let versioned = try times.measure("versions and snapshots") { () throws(GenerationFailed) in
-            try versions(
-                of: described, config: input.config, unpersisted: input.entities.filter { !$0.persist }, through: last, &diagnostics)
+            try versions(of: described, config: input.config, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
         }
         var complete = try times.measure("timelines") { () throws(GenerationFailed) in
             try timelines(of: versioned, subtypes: input.subtypes, &diagnostics)
@@ -99,8 +92,7 @@ package enum Resolver {
     }
 
     static func versions(
-        of described: DescribedEntities, config: Config, unpersisted: [EntityDescription], through last: SchemaVersion? = nil,
-        _ diagnostics: inout DiagnosticCollector
+        of described: DescribedEntities, config: Config, unpersisted: [EntityDescription], _ diagnostics: inout DiagnosticCollector
     ) throws(GenerationFailed) -> VersionedEntities {
         var config = config
         var entities = described.entities
@@ -116,7 +108,7 @@ package enum Resolver {
         try diagnostics.throwIfErrors()
 
         var snapshotDiagnostics = DiagnosticCollector()
-        let frozen = SnapshotStore.load(from: config.schemaPath, through: last, &snapshotDiagnostics)
+        let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
         diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
         // One spelling per version from here on: a respelled version keeps its snapshot's file and type names.
         let spellings = VersionSpellings(snapshots: frozen.values.map(\.snapshot.version), entities: entities, config: config)
@@ -129,11 +121,9 @@ package enum Resolver {
         try diagnostics.throwIfErrors()
         entities = Hierarchy.completingHistories(entities)
 
-        guard let newest = versionSet.max() else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
-        let currentVersion = config.currentVersion ?? newest
-        if let last { versionSet = versionSet.filter { $0 <= last } }
         let versions = versionSet.sorted()
-        guard !versions.isEmpty else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
+        guard let newest = versions.last else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
+        let currentVersion = config.currentVersion ?? newest
         if let configured = config.currentVersion {
             for entity in entities {
                 for item in entity.versionHistory where item.version > configured {

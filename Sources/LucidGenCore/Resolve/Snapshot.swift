@@ -360,18 +360,12 @@ struct SnapshotIndex: Sendable {
 enum SnapshotStore {
     /// Every snapshot in `folder`, by version, whole (each file applied to the snapshot of the version it
     /// continues). Unreadable or malformed files are errors, and so is a file whose base is missing.
-    static func load(from folder: String, through last: SchemaVersion? = nil, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (
+    static func load(from folder: String, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (
         snapshot: SchemaSnapshot, file: String
     )] {
         var result: [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] = [:]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return result }
-        // Up to `last`: a later version's file is not read at all (a file continues only earlier ones). Its file
-        // name says its version (a file named otherwise is read, and reported as such).
-        let files = names.sorted().filter { name in
-            guard name.hasSuffix(".json") else { return false }
-            guard let last, let version = try? SchemaVersion(parsing: String(name.dropLast(".json".count))) else { return true }
-            return version <= last
-        }
+        let files = names.sorted().filter { $0.hasSuffix(".json") }
         // Decoding (and checksumming, below) each snapshot is independent: a long history has one per
         // version, and this is a large part of its run, so every core takes a share.
         enum Loaded { case unreadable, malformed(String), decoded(SnapshotFile) }
