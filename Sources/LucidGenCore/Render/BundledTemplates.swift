@@ -832,7 +832,7 @@ enum {{seedsName}} {
     static let seeders: [LucidTesting.VersionedSeeder] = makeSeeders()
 
     /// One statement per seeder: one array literal of a long history's thousands took the type checker 15 GB.
-    private static func makeSeeders() -> [LucidTesting.VersionedSeeder] {
+    static func makeSeeders() -> [LucidTesting.VersionedSeeder] {
         var seeders: [LucidTesting.VersionedSeeder] = []
 {{#seeders}}
         seeders.append(
