@@ -265,7 +265,7 @@ package enum StoreSchemaReader {
             // word cost more than the rest of the table's reading on an O(1) step, and the name positions of
             // ``SQLTokens``, which nothing here reads, a third of the check after an O(1) step).
             var bare = Set<String>()
-            for token in SQLLexer.significantTokens(sql) where token.kind == .word && (2...13).contains(token.text.utf8.count) {
+            for token in SQLLexer.significantTokens(sql) where token.kind == .word {
                 let word = sqlNameKey(token.text)
                 if Self.keywords.contains(word) { bare.insert(word) }
             }

@@ -94,8 +94,6 @@ package struct SQLTokens: Sendable, Hashable {
     /// Whether `name` (any case) is one of the identifiers.
     /// Whether `keyword` (lower-cased) is written bare: a reserved keyword such as `autoincrement` then is
     /// that keyword, never a name.
-    /// The words written bare (not quoted), lower-cased: the keywords a statement has, and bare names.
-    package var bareWords: Set<String> { Set(zip(words, bare).compactMap { $1 ? $0 : nil }) }
 
     package func contains(keyword: String) -> Bool {
         zip(words, bare).contains { $0 == keyword && $1 }
